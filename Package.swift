@@ -1,0 +1,84 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "widgethost",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
+        .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
+        .executable(name: "widgethostd", targets: ["widgethostd"]),
+        .executable(name: "widgethost", targets: ["widgethost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // Pure values: JSON-RPC 2.0, NDJSON framing, the messages of both channels.
+        .target(name: "WidgetHostProtocol", swiftSettings: strict),
+        // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
+        .target(name: "WidgetKit", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
+        .target(
+            name: "WidgetHostCore",
+            dependencies: [
+                "WidgetHostProtocol",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
+        // The imperative shell around the core.
+        .target(
+            name: "WidgetHostDaemon",
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "widgethostd",
+            dependencies: [
+                "WidgetHostDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "widgethost",
+            dependencies: [
+                "WidgetHostProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostProtocolTests",
+            dependencies: ["WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetKitTests",
+            dependencies: ["WidgetKit", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostCoreTests",
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

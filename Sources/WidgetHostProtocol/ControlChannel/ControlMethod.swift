@@ -1,0 +1,25 @@
+/// Methods a client calls on the daemon's control socket.
+public enum ControlMethod: String, Sendable, CaseIterable {
+    case reloadTimelines
+    case reloadAllTimelines
+    case getCurrentConfigurations
+    case status
+    case timeline
+    case addWidget
+    case removeWidget
+    case recordView
+    case extensions
+    case rescan
+    case subscribe
+
+    /// Methods that change which widgets or extensions exist need an admin peer.
+    public var requiresAdmin: Bool {
+        switch self {
+        case .addWidget, .removeWidget, .rescan: true
+        default: false
+        }
+    }
+
+    /// The notification method of the `subscribe` stream.
+    public static let eventNotification = "event"
+}

@@ -1,0 +1,64 @@
+/// Splits a byte stream into NDJSON lines without ever holding more than `maxLineBytes`
+/// of one line. A longer line is discarded as it streams in and reported once, when its
+/// newline arrives, so the reader can answer it and carry on with the next line.
+public struct LineFramer: Sendable {
+    public enum Frame: Sendable, Hashable {
+        case line([UInt8])
+        /// A line of `byteCount` bytes (at least) exceeded the limit and was dropped.
+        case oversized(byteCount: Int)
+    }
+
+    public let maxLineBytes: Int
+    private var buffer: [UInt8] = []
+    private var discarding = false
+    private var discardedBytes = 0
+
+    public init(maxLineBytes: Int) {
+        precondition(maxLineBytes > 0, "maxLineBytes must be positive")
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Bytes held for an unfinished line (never more than `maxLineBytes`).
+    public var bufferedByteCount: Int { buffer.count }
+
+    /// True while the tail of an oversized line is being thrown away.
+    public var isDiscarding: Bool { discarding }
+
+    public mutating func append(_ bytes: some Sequence<UInt8>) -> [Frame] {
+        var frames: [Frame] = []
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if discarding {
+                    frames.append(.oversized(byteCount: discardedBytes))
+                    discarding = false
+                    discardedBytes = 0
+                } else {
+                    if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+                    // Blank lines carry nothing; skipping them keeps keep-alive newlines harmless.
+                    if !buffer.isEmpty { frames.append(.line(buffer)) }
+                }
+                buffer.removeAll(keepingCapacity: buffer.count <= 64 * 1024)
+            } else if discarding {
+                discardedBytes += 1
+            } else if buffer.count == maxLineBytes {
+                discarding = true
+                discardedBytes = buffer.count + 1
+                buffer.removeAll()
+            } else {
+                buffer.append(byte)
+            }
+        }
+        return frames
+    }
+
+    /// End of stream: an unterminated final line is still a line (or an oversized one).
+    public mutating func finish() -> [Frame] {
+        defer {
+            buffer.removeAll()
+            discarding = false
+            discardedBytes = 0
+        }
+        if discarding { return [.oversized(byteCount: discardedBytes)] }
+        return buffer.isEmpty ? [] : [.line(buffer)]
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// One line on either channel, classified. Parsing never throws: whatever the bytes,
+/// the caller gets either a message or the exact JSON-RPC error to send back.
+public enum JSONRPCMessage: Sendable, Hashable {
+    case request(id: JSONRPCID, method: String, params: JSONValue?)
+    case notification(method: String, params: JSONValue?)
+    case response(id: JSONRPCID, result: JSONValue)
+    case errorResponse(id: JSONRPCID?, error: JSONRPCError)
+
+    /// What a line turned out to be.
+    public enum Parsed: Sendable, Hashable {
+        case message(JSONRPCMessage)
+        /// Not a valid message. `id` is set when the line was an object with a usable id,
+        /// so that the error reply can be matched by the client.
+        case invalid(id: JSONRPCID?, error: JSONRPCError)
+    }
+
+    public static func parse(_ line: some Collection<UInt8>) -> Parsed {
+        let value: JSONValue
+        do {
+            value = try WireCoding.decoder.decode(JSONValue.self, from: Data(line))
+        } catch {
+            return .invalid(id: nil, error: .parseError("the line is not valid JSON"))
+        }
+        guard case .object(let object) = value else {
+            if case .array = value {
+                return .invalid(id: nil, error: .invalidRequest("batches are not supported; send one object per line"))
+            }
+            return .invalid(id: nil, error: .invalidRequest("expected a JSON object"))
+        }
+
+        var id: JSONRPCID?
+        switch object["id"] {
+        case nil, .null?: id = nil
+        case .integer(let number)?: id = .number(number)
+        case .string(let string)?: id = .string(string)
+        case .some:
+            return .invalid(id: nil, error: .invalidRequest("\"id\" must be a number or a string"))
+        }
+        guard object["jsonrpc"] == .string("2.0") else {
+            return .invalid(id: id, error: .invalidRequest("\"jsonrpc\" must be \"2.0\""))
+        }
+
+        if let methodValue = object["method"] {
+            guard case .string(let method) = methodValue else {
+                return .invalid(id: id, error: .invalidRequest("\"method\" must be a string"))
+            }
+            let params = object["params"]
+            switch params {
+            case nil, .object?, .array?: break
+            default:
+                return .invalid(id: id, error: .invalidRequest("\"params\" must be an object or an array"))
+            }
+            if let id { return .message(.request(id: id, method: method, params: params)) }
+            return .message(.notification(method: method, params: params))
+        }
+
+        if let error = object["error"] {
+            guard let decoded = try? error.decode(as: JSONRPCError.self) else {
+                return .invalid(id: id, error: .invalidRequest("\"error\" must have a numeric code and a message"))
+            }
+            return .message(.errorResponse(id: id, error: decoded))
+        }
+        if let result = object["result"] {
+            guard let id else {
+                return .invalid(id: nil, error: .invalidRequest("a response needs an \"id\""))
+            }
+            return .message(.response(id: id, result: result))
+        }
+        return .invalid(id: id, error: .invalidRequest("expected \"method\", \"result\" or \"error\""))
+    }
+
+    /// The message as one NDJSON line, newline included.
+    public func encodedLine() throws -> Data {
+        var object: [String: JSONValue] = ["jsonrpc": "2.0"]
+        switch self {
+        case .request(let id, let method, let params):
+            object["id"] = try JSONValue(encoding: id)
+            object["method"] = .string(method)
+            if let params { object["params"] = params }
+        case .notification(let method, let params):
+            object["method"] = .string(method)
+            if let params { object["params"] = params }
+        case .response(let id, let result):
+            object["id"] = try JSONValue(encoding: id)
+            object["result"] = result
+        case .errorResponse(let id, let error):
+            object["id"] = try id.map { try JSONValue(encoding: $0) } ?? .null
+            object["error"] = try JSONValue(encoding: error)
+        }
+        var data = try WireCoding.encode(JSONValue.object(object))
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    public static func encodingRequest(id: JSONRPCID, method: String, params: some Encodable) throws -> JSONRPCMessage {
+        .request(id: id, method: method, params: try JSONValue(encoding: params))
+    }
+
+    public static func encodingResponse(id: JSONRPCID, result: some Encodable) throws -> JSONRPCMessage {
+        .response(id: id, result: try JSONValue(encoding: result))
+    }
+
+    public static func encodingNotification(method: String, params: some Encodable) throws -> JSONRPCMessage {
+        .notification(method: method, params: try JSONValue(encoding: params))
+    }
+}

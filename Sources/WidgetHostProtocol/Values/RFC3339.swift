@@ -1,0 +1,144 @@
+import Foundation
+
+/// RFC 3339 timestamps, the only date form on both channels.
+///
+/// Parsing accepts `Z` or a numeric offset and any number of fractional digits;
+/// formatting always writes UTC with `Z`, and fractional seconds (to the microsecond)
+/// only when there are some. Hand-written rather than `ISO8601DateFormatter` so that it
+/// is a pure, `Sendable` function with no shared formatter state.
+public enum RFC3339 {
+    public static func parse(_ text: String) -> Date? {
+        var scanner = Scanner(Array(text.utf8))
+        guard let year = scanner.digits(4), scanner.expect(UInt8(ascii: "-")),
+            let month = scanner.digits(2), scanner.expect(UInt8(ascii: "-")),
+            let day = scanner.digits(2), scanner.expect(anyOf: [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")]),
+            let hour = scanner.digits(2), scanner.expect(UInt8(ascii: ":")),
+            let minute = scanner.digits(2), scanner.expect(UInt8(ascii: ":")),
+            let second = scanner.digits(2)
+        else { return nil }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+
+        var fraction = 0.0
+        if scanner.expect(UInt8(ascii: ".")) {
+            var scale = 0.1
+            var count = 0
+            while let digit = scanner.digit() {
+                fraction += Double(digit) * scale
+                scale /= 10
+                count += 1
+            }
+            guard count > 0 else { return nil }
+        }
+
+        let offsetSeconds: Int
+        if scanner.expect(anyOf: [UInt8(ascii: "Z"), UInt8(ascii: "z")]) {
+            offsetSeconds = 0
+        } else if let sign = scanner.take(anyOf: [UInt8(ascii: "+"), UInt8(ascii: "-")]),
+            let offsetHours = scanner.digits(2), scanner.expect(UInt8(ascii: ":")),
+            let offsetMinutes = scanner.digits(2), offsetHours < 24, offsetMinutes < 60
+        {
+            let magnitude = offsetHours * 3600 + offsetMinutes * 60
+            offsetSeconds = sign == UInt8(ascii: "+") ? magnitude : -magnitude
+        } else {
+            return nil
+        }
+        guard scanner.atEnd else { return nil }
+
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + min(second, 59) - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    public static func format(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var whole = Int(interval.rounded(.down))
+        var micros = Int(((interval - Double(whole)) * 1_000_000).rounded())
+        if micros == 1_000_000 {
+            whole += 1
+            micros = 0
+        }
+        let days = Int((Double(whole) / 86_400).rounded(.down))
+        let secondOfDay = whole - days * 86_400
+        let (year, month, day) = civilFromDays(days)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if micros != 0 {
+            var fraction = pad(micros, 6)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
+        return text + "Z"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days_from_civil / civil_from_days.
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private struct Scanner {
+        let bytes: [UInt8]
+        var index = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        var atEnd: Bool { index == bytes.count }
+
+        mutating func digit() -> Int? {
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+            defer { index += 1 }
+            return Int(bytes[index] - UInt8(ascii: "0"))
+        }
+
+        mutating func digits(_ count: Int) -> Int? {
+            var value = 0
+            for _ in 0..<count {
+                guard let digit = digit() else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+
+        mutating func expect(_ byte: UInt8) -> Bool { take(anyOf: [byte]) != nil }
+        mutating func expect(anyOf choices: [UInt8]) -> Bool { take(anyOf: choices) != nil }
+
+        mutating func take(anyOf choices: [UInt8]) -> UInt8? {
+            guard index < bytes.count, choices.contains(bytes[index]) else { return nil }
+            defer { index += 1 }
+            return bytes[index]
+        }
+    }
+}
