@@ -34,6 +34,7 @@ let package = Package(
                 "WidgetHostProtocol",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),

@@ -13,6 +13,8 @@ public struct HostNotice: Sendable, Hashable, Codable {
         case entryChanged
         case diagnostic
         case extensionKilled
+        case extensionStopped
+        case snapshotReceived
     }
 
     public var type: Kind

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The refresh budget as a sliding window: at any moment, the budgeted reloads *started*
+/// in the last `window` number at most B. A start at `s` counts while `now - window < s ≤ now`.
+public enum SlidingWindowBudget {
+    /// Budgeted starts still inside the window at `now`.
+    public static func used(_ ledger: [Date], window: TimeInterval, at now: Date) -> Int {
+        ledger.reduce(0) { $0 + (isInWindow($1, window: window, at: now) ? 1 : 0) }
+    }
+
+    /// The first moment at or after `now` when fewer than `limit` starts are in the window:
+    /// `now` if there is room, otherwise when enough of the oldest starts have aged out.
+    public static func nextFreeSlot(_ ledger: [Date], limit: Int, window: TimeInterval, at now: Date) -> Date {
+        let inWindow = ledger.filter { isInWindow($0, window: window, at: now) }.sorted()
+        guard inWindow.count >= limit else { return now }
+        // Once inWindow[count - limit] ages out, count - limit + 1 starts have left: room for one.
+        return inWindow[inWindow.count - limit] + window
+    }
+
+    /// Drops starts that can never count again.
+    public static func pruned(_ ledger: [Date], window: TimeInterval, at now: Date) -> [Date] {
+        ledger.filter { $0 > now - window }
+    }
+
+    private static func isInWindow(_ start: Date, window: TimeInterval, at now: Date) -> Bool {
+        start > now - window && start <= now
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import WidgetHostProtocol
+
+/// What the core asks the shell to do. Effects are executed in order.
+public enum HostEffect: Sendable, Hashable {
+    /// Send a request to an extension, starting its process first if none runs.
+    /// The shell samples footprint every `limits.memorySampleInterval` until it answers.
+    case send(ExtensionRequest)
+    /// SIGKILL the extension's process group now (like jetsam).
+    case kill(extension: String, reason: ReloadResultKind)
+    /// The extension has been idle for `extension.idle_timeout`: SIGTERM, then SIGKILL after 2 s.
+    case terminate(extension: String)
+    /// These widget records changed (or were removed) in this step: write them in one transaction.
+    case persist(PersistScope)
+    /// Tell subscribers and the log.
+    case notice(HostNotice)
+}
+
+public struct ExtensionRequest: Sendable, Hashable {
+    public enum Call: Sendable, Hashable {
+        case placeholder(PlaceholderParams)
+        case snapshot(SnapshotParams)
+        case timeline(TimelineParams)
+
+        public var method: ExtensionMethod {
+            switch self {
+            case .placeholder: .placeholder
+            case .snapshot: .snapshot
+            case .timeline: .timeline
+            }
+        }
+    }
+
+    public var id: RequestID
+    public var `extension`: String
+    public var widget: WidgetID
+    public var call: Call
+    /// When the core will declare it timed out.
+    public var deadline: Date
+}
+
+public struct PersistScope: Sendable, Hashable {
+    public var changed: [WidgetID]
+    public var removed: [WidgetID]
+    /// The host-wide record (boot id, id counter) changed.
+    public var host: Bool
+}

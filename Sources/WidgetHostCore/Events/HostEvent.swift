@@ -1,0 +1,94 @@
+import Foundation
+import WidgetHostProtocol
+
+/// Everything that can happen to the host. The shell turns sockets, processes and clocks
+/// into these; the core turns them into effects.
+public enum HostEvent: Sendable, Hashable {
+    // What happened around the host.
+    /// The daemon started. A boot id different from the stored one means the device rebooted.
+    case hostStarted(bootID: String)
+    /// The plugin catalog was (re)scanned.
+    case catalogChanged([ExtensionDescriptor])
+    /// The wall clock jumped or the time zone changed.
+    case significantTimeChange
+    /// The time the core asked for (`nextDeadline`) has come.
+    case deadlineReached
+
+    // Commands from users and apps.
+    case widgetAdded(WidgetRequest)
+    case widgetRemoved(WidgetID)
+    case reloadRequested(ReloadRequest)
+    case viewRecorded(WidgetID)
+    case snapshotRequested(WidgetID, isPreview: Bool)
+
+    // What an extension did with a request.
+    case extensionReplied(RequestID, ExtensionReply, footprintBytes: Int?)
+    case extensionFailed(RequestID, ExtensionFailure)
+    /// A footprint sample taken while the request runs.
+    case footprintSampled(RequestID, bytes: Int)
+}
+
+/// The user adds a widget to the home screen.
+public struct WidgetRequest: Sendable, Hashable {
+    public var kind: String
+    public var family: WidgetFamily
+    /// Needed only when two apps define the same kind.
+    public var app: String?
+    /// Pins B for this instance (a scenario's choice), overriding the engagement formula.
+    public var pinnedBudget: Int?
+
+    public init(kind: String, family: WidgetFamily, app: String? = nil, pinnedBudget: Int? = nil) {
+        self.kind = kind
+        self.family = family
+        self.app = app
+        self.pinnedBudget = pinnedBudget
+    }
+}
+
+/// `reloadTimelines(ofKind:)`, `reloadAllTimelines()`, or one instance (a user interaction).
+public struct ReloadRequest: Sendable, Hashable {
+    public enum Target: Sendable, Hashable {
+        case kind(String, app: String?)
+        case allOfApp(String)
+        case widget(WidgetID)
+    }
+
+    public var target: Target
+    public var origin: ReloadOrigin
+
+    public init(_ target: Target, origin: ReloadOrigin = .background) {
+        self.target = target
+        self.origin = origin
+    }
+}
+
+/// Who asked for a reload; all but `.background` are exempt from the budget (Apple).
+public enum ReloadOrigin: String, Sendable, Hashable, Codable {
+    /// A `WidgetCenter` call from an app in the background: budgeted.
+    case background
+    /// The calling app says it is in the foreground.
+    case foreground
+    /// The user interacted with the widget.
+    case userInteraction
+    /// An app intent ran.
+    case appIntent
+}
+
+public enum ExtensionReply: Sendable, Hashable {
+    /// `timeline/get`'s result and the size of the reply line in bytes.
+    case timeline(TimelinePayload, byteCount: Int)
+    /// `placeholder/get` or `snapshot/get`'s result.
+    case entry(TimelineEntryPayload)
+}
+
+/// How a request to an extension failed, as the shell saw it. Timeouts and memory breaches
+/// detected by polling are decided by the core; the shell reports them when it detects
+/// them itself (a cgroup `oom_kill`).
+public enum ExtensionFailure: Sendable, Hashable {
+    case timedOut(elapsed: TimeInterval)
+    case memoryLimitExceeded(footprintBytes: Int)
+    /// Non-zero exit, death by signal, stdout closed early.
+    case crashed(String)
+    /// Invalid JSON, a reply for the wrong id, a reply of the wrong shape, an oversized reply.
+    case protocolError(String)
+}

@@ -1,0 +1,203 @@
+import Foundation
+import WidgetHostProtocol
+
+/// Requests to extension processes: one at a time per extension, each with its deadline,
+/// footprint checked against the limit, killed (like jetsam) on a breach.
+extension WidgetHost {
+    @discardableResult
+    mutating func enqueue(_ call: ExtensionRequest.Call, for widget: WidgetID, on ext: String, at now: Date) -> RequestID {
+        let id = RequestID(nextRequestNumber)
+        nextRequestNumber += 1
+        let request = ExtensionRequest(id: id, extension: ext, widget: widget, call: call, deadline: now)
+        queues[ext, default: ExtensionQueue()].waiting.append(request)
+        requestOwners[id] = ext
+        dispatchNext(on: ext, at: now)
+        return id
+    }
+
+    /// Sends the next queued request if the extension is free; an extension left with nothing
+    /// to do is stopped after the idle timeout.
+    mutating func dispatchNext(on ext: String, at now: Date) {
+        guard var queue = queues[ext], queue.inFlight == nil else { return }
+        guard var request = queue.waiting.popFirst() else {
+            if queue.processAlive {
+                if queue.idleSince == nil { queue.idleSince = now }
+                deadlines.schedule(.extension(ext), at: queue.idleSince! + configuration.extensionLifecycle.idleTimeout)
+            } else {
+                deadlines.schedule(.extension(ext), at: nil)
+            }
+            queues[ext] = queue
+            return
+        }
+        let timeout: TimeInterval
+        if case .placeholder = request.call {
+            timeout = configuration.limits.placeholderTimeout
+        } else {
+            timeout = configuration.limits.timelineTimeout
+        }
+        request.deadline = now + timeout
+        queue.inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
+        queue.idleSince = nil
+        queue.processAlive = true
+        queues[ext] = queue
+        step.effects.append(.send(request))
+        deadlines.schedule(.extension(ext), at: request.deadline)
+    }
+
+    func inFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
+        guard let ext = requestOwners[id], let flight = queues[ext]?.inFlight, flight.request.id == id else {
+            return nil
+        }
+        return flight
+    }
+
+    /// The request is no longer running; the extension is free for the next one.
+    private mutating func takeInFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
+        guard let flight = inFlight(id) else { return nil }
+        queues[flight.request.extension]?.inFlight = nil
+        requestOwners[id] = nil
+        return flight
+    }
+
+    mutating func extensionReplied(_ id: RequestID, _ reply: ExtensionReply, footprintBytes: Int?, at now: Date) {
+        // A reply for a request that is no longer running (it timed out, or the widget is gone) is dropped.
+        guard var flight = inFlight(id) else { return }
+        if let footprintBytes {
+            flight.peakFootprint = max(flight.peakFootprint ?? 0, footprintBytes)
+            queues[flight.request.extension]?.inFlight = flight
+            if footprintBytes > configuration.limits.memory {
+                failInFlight(id, .memoryLimitExceeded(footprintBytes: footprintBytes), at: now)
+                return
+            }
+        }
+        _ = takeInFlight(id)
+        let request = flight.request
+        dispatchNext(on: request.extension, at: now)
+
+        switch (request.call, reply) {
+        case (.timeline, .timeline(let payload, let byteCount)):
+            finishReload(
+                request.widget, .received(payload, byteCount: byteCount), peakFootprint: flight.peakFootprint, at: now)
+        case (.placeholder, .entry(let entry)):
+            guard var record = records[request.widget] else { return }
+            record.placeholder = entry
+            records[request.widget] = record
+            step.changed.insert(request.widget)
+            announceEntryIfChanged(request.widget, at: now)
+        case (.snapshot, .entry(let entry)):
+            guard let record = records[request.widget] else { return }
+            var notice = makeNotice(.snapshotReceived, for: record, at: now)
+            notice.entry = entry
+            emit(notice)
+        default:
+            // The shell decodes by method, so this is a shell bug rather than an extension's.
+            failed(request, .protocolError("reply of the wrong shape for \(request.call.method.rawValue)"),
+                peakFootprint: flight.peakFootprint, at: now)
+        }
+    }
+
+    mutating func footprintSampled(_ id: RequestID, bytes: Int, at now: Date) {
+        guard let ext = requestOwners[id], var flight = inFlight(id) else { return }
+        flight.peakFootprint = max(flight.peakFootprint ?? 0, bytes)
+        queues[ext]?.inFlight = flight
+        if bytes > configuration.limits.memory {
+            failInFlight(id, .memoryLimitExceeded(footprintBytes: bytes), at: now)
+        }
+    }
+
+    /// The running request failed: kill the process (whatever is queued behind it goes to a
+    /// fresh one) and let the widget's reload end with the failure.
+    mutating func failInFlight(_ id: RequestID, _ failure: ExtensionFailure, at now: Date) {
+        guard let flight = takeInFlight(id) else { return }
+        let ext = flight.request.extension
+        let (kind, detail) = describe(failure, limits: configuration.limits)
+        queues[ext]?.processAlive = false
+        queues[ext]?.idleSince = nil
+        step.effects.append(.kill(extension: ext, reason: kind))
+        var notice = HostNotice(type: .extensionKilled, at: now)
+        notice.extension = ext
+        notice.widgetId = flight.request.widget.rawValue
+        notice.result = kind
+        notice.detail = detail
+        notice.durationMs = (now.timeIntervalSince(flight.sentAt) * 1000).rounded()
+        notice.footprintBytes = flight.peakFootprint
+        emit(notice)
+        dispatchNext(on: ext, at: now)
+        failed(flight.request, failure, peakFootprint: flight.peakFootprint, at: now)
+    }
+
+    private mutating func failed(
+        _ request: ExtensionRequest, _ failure: ExtensionFailure, peakFootprint: Int?, at now: Date
+    ) {
+        let (kind, detail) = describe(failure, limits: configuration.limits)
+        switch request.call {
+        case .timeline:
+            finishReload(request.widget, .failed(kind, detail: detail), peakFootprint: peakFootprint, at: now)
+        case .placeholder, .snapshot:
+            addDiagnostic(
+                .init(code: kind.rawValue, severity: .error, message: "\(request.call.method.rawValue): \(detail)"),
+                to: request.widget, at: now)
+        }
+    }
+
+    /// An extension's deadline: the running request's timeout, or the end of its idle time.
+    mutating func extensionDeadline(_ ext: String, at now: Date) {
+        guard var queue = queues[ext] else { return }
+        if let flight = queue.inFlight {
+            if flight.request.deadline <= now {
+                failInFlight(flight.request.id, .timedOut(elapsed: now.timeIntervalSince(flight.sentAt)), at: now)
+            } else {
+                deadlines.schedule(.extension(ext), at: flight.request.deadline)
+            }
+            return
+        }
+        guard let idleSince = queue.idleSince, queue.processAlive else { return }
+        let stopAt = idleSince + configuration.extensionLifecycle.idleTimeout
+        guard stopAt <= now else {
+            deadlines.schedule(.extension(ext), at: stopAt)
+            return
+        }
+        queue.processAlive = false
+        queue.idleSince = nil
+        queues[ext] = queue
+        step.effects.append(.terminate(extension: ext))
+        var notice = HostNotice(type: .extensionStopped, at: now)
+        notice.extension = ext
+        notice.detail = "idle for \(Int(configuration.extensionLifecycle.idleTimeout))s"
+        emit(notice)
+    }
+
+    /// Drops requests still queued for a widget that is gone.
+    mutating func dropQueuedRequests(for widget: WidgetID) {
+        for ext in queues.keys.sorted() {
+            guard var queue = queues[ext] else { continue }
+            let dropped = queue.waiting.filter { $0.widget == widget }
+            guard !dropped.isEmpty else { continue }
+            queue.waiting.removeAll { $0.widget == widget }
+            for request in dropped { requestOwners[request.id] = nil }
+            queues[ext] = queue
+        }
+    }
+}
+
+func describe(_ failure: ExtensionFailure, limits: ExtensionLimits) -> (ReloadResultKind, String) {
+    switch failure {
+    case .timedOut(let elapsed):
+        return (
+            .timedOut,
+            "no reply after \(String(format: "%.2f", elapsed))s (timeline_timeout = \(limits.timelineTimeout)s, "
+                + "placeholder_timeout = \(limits.placeholderTimeout)s); the extension was killed"
+        )
+    case .memoryLimitExceeded(let bytes):
+        return (
+            .memoryLimitExceeded,
+            "footprint \(mebibytes(bytes)) exceeded limits.memory = \(mebibytes(limits.memory)); the extension was killed"
+        )
+    case .crashed(let detail): return (.crashed, "the extension crashed: \(detail)")
+    case .protocolError(let detail): return (.protocolError, "protocol error: \(detail)")
+    }
+}
+
+func mebibytes(_ bytes: Int) -> String {
+    String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+}

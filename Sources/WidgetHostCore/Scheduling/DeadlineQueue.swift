@@ -1,0 +1,57 @@
+import Foundation
+import HeapModule
+
+/// What a deadline belongs to: a widget (a deferred or due reload, an entry change) or an
+/// extension (a request's timeout, an idle stop).
+public enum DeadlineOwner: Sendable, Hashable, Comparable {
+    case widget(WidgetID)
+    case `extension`(String)
+}
+
+/// One deadline per owner, earliest first. Rescheduling pushes a new heap item and leaves
+/// the old one to be skipped when it surfaces, so every operation is O(log n) and
+/// `next` is O(1) — the host asks for it after every step.
+struct DeadlineQueue: Sendable {
+    private struct Item: Comparable {
+        var at: Date
+        var owner: DeadlineOwner
+        static func < (lhs: Item, rhs: Item) -> Bool { (lhs.at, lhs.owner) < (rhs.at, rhs.owner) }
+    }
+
+    private var heap = Heap<Item>()
+    private var scheduled: [DeadlineOwner: Date] = [:]
+
+    var next: Date? { heap.min?.at }
+    var count: Int { scheduled.count }
+
+    func deadline(of owner: DeadlineOwner) -> Date? { scheduled[owner] }
+
+    mutating func schedule(_ owner: DeadlineOwner, at date: Date?) {
+        guard scheduled[owner] != date else { return }
+        scheduled[owner] = date
+        if let date { heap.insert(Item(at: date, owner: owner)) }
+        dropStaleTop()
+        // Keep the heap from filling with stale items when owners reschedule often.
+        if heap.count > 2 * scheduled.count + 64 {
+            heap = Heap(scheduled.map { Item(at: $0.value, owner: $0.key) })
+        }
+    }
+
+    /// Removes and returns every owner whose deadline is at or before `now`, earliest first.
+    mutating func popDue(at now: Date) -> [DeadlineOwner] {
+        var due: [DeadlineOwner] = []
+        while let top = heap.min, top.at <= now {
+            heap.removeMin()
+            if scheduled[top.owner] == top.at {
+                scheduled[top.owner] = nil
+                due.append(top.owner)
+            }
+        }
+        dropStaleTop()
+        return due
+    }
+
+    private mutating func dropStaleTop() {
+        while let top = heap.min, scheduled[top.owner] != top.at { heap.removeMin() }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import OrderedCollections
+import WidgetHostProtocol
+
+/// The host's rules as a deterministic state machine, in the manner of quinn-proto's
+/// `Connection`: it is told what happened and what time it is, and answers with effects.
+/// It never reads a clock, a file, a socket or a process. The daemon feeds it the wall
+/// clock; the harness a virtual one.
+public struct WidgetHost: Sendable {
+    public let configuration: HostConfiguration
+    public internal(set) var catalog = Catalog()
+    public internal(set) var host = HostRecord()
+
+    var records: OrderedDictionary<WidgetID, WidgetRecord> = [:]
+    var queues: [String: ExtensionQueue] = [:]
+    var requestOwners: [RequestID: String] = [:]
+    var nextRequestNumber = 1
+    var deadlines = DeadlineQueue()
+    var step = StepCollector()
+
+    public init(configuration: HostConfiguration = .default) {
+        self.configuration = configuration
+    }
+
+    /// Rebuilds the host from persisted state. Reloads that were running when the previous
+    /// process stopped were already charged; they run again, uncharged, once the host starts.
+    public init(configuration: HostConfiguration = .default, restoring host: HostRecord, widgets: [WidgetRecord]) {
+        self.configuration = configuration
+        self.host = host
+        for var record in widgets.sorted(by: { $0.id < $1.id }) {
+            if let running = record.running {
+                var retry = PendingReload(
+                    requestedAt: running.requestedAt, cause: running.cause, exemption: running.exemption, prepaid: true)
+                if let pending = record.pending { retry.requestedAt = min(retry.requestedAt, pending.requestedAt) }
+                record.pending = retry
+                record.running = nil
+            }
+            records[record.id] = record
+        }
+    }
+
+    // MARK: - Drains
+
+    /// The earliest moment the host needs `handle(.deadlineReached, at:)`; nil when nothing is scheduled.
+    public var nextDeadline: Date? { deadlines.next }
+
+    // MARK: - Getters
+
+    public var widgets: [WidgetInfo] { records.values.map(\.info) }
+
+    public func record(of id: WidgetID) -> WidgetRecord? { records[id] }
+
+    public var allRecords: [WidgetRecord] { Array(records.values) }
+
+    /// `getCurrentConfigurations`: the instances of one app, or all of them.
+    public func currentConfigurations(app: String? = nil) -> [WidgetInfo] {
+        widgets.filter { app == nil || $0.app == app }
+    }
+
+    public func budget(of id: WidgetID, at now: Date) -> BudgetStatus? {
+        records[id].map { budgetStatus(of: $0, at: now) }
+    }
+
+    // MARK: - Handlers
+
+    /// Feeds one event to the host at `now` and returns the reply (for commands) and the
+    /// effects to execute, in order. Any deadline that has passed is handled first.
+    public mutating func handle(_ event: HostEvent, at now: Date) -> HostStep {
+        step = StepCollector()
+        handleDeadlines(at: now)
+        let reply: HostReply?
+        switch event {
+        case .deadlineReached: reply = nil
+        case .hostStarted(let bootID): reply = nil; hostStarted(bootID: bootID, at: now)
+        case .catalogChanged(let descriptors): reply = nil; catalogChanged(descriptors, at: now)
+        case .significantTimeChange: reply = nil; significantTimeChange(at: now)
+        case .widgetAdded(let request): reply = addWidget(request, at: now)
+        case .widgetRemoved(let id): reply = removeWidget(id, at: now)
+        case .reloadRequested(let request): reply = reloadTimelines(request, at: now)
+        case .viewRecorded(let id): reply = recordView(id, at: now)
+        case .snapshotRequested(let id, let isPreview): reply = requestSnapshot(id, isPreview: isPreview, at: now)
+        case .extensionReplied(let id, let reply_, let footprint):
+            reply = nil
+            extensionReplied(id, reply_, footprintBytes: footprint, at: now)
+        case .extensionFailed(let id, let failure): reply = nil; failInFlight(id, failure, at: now)
+        case .footprintSampled(let id, let bytes): reply = nil; footprintSampled(id, bytes: bytes, at: now)
+        }
+        return HostStep(reply: reply, effects: step.finish())
+    }
+
+    private mutating func handleDeadlines(at now: Date) {
+        // Handling a deadline can schedule another at `now` (a deferral that ends right away);
+        // keep going until nothing is due.
+        var due = deadlines.popDue(at: now)
+        while !due.isEmpty {
+            for owner in due {
+                switch owner {
+                case .widget(let id): advance(id, at: now)
+                case .extension(let ext): extensionDeadline(ext, at: now)
+                }
+            }
+            due = deadlines.popDue(at: now)
+        }
+    }
+}
+
+/// Collects one step's effects and what it changed, then appends a single `persist`.
+struct StepCollector: Sendable {
+    var effects: [HostEffect] = []
+    var changed: Set<WidgetID> = []
+    var removed: Set<WidgetID> = []
+    var hostChanged = false
+
+    mutating func finish() -> [HostEffect] {
+        if !changed.isEmpty || !removed.isEmpty || hostChanged {
+            effects.append(
+                .persist(
+                    PersistScope(
+                        changed: changed.subtracting(removed).sorted(), removed: removed.sorted(),
+                        host: hostChanged)))
+        }
+        return effects
+    }
+}
