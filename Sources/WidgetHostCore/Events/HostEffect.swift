@@ -44,4 +44,10 @@ public struct PersistScope: Sendable, Hashable {
     public var removed: [WidgetID]
     /// The host-wide record (boot id, id counter) changed.
     public var host: Bool
+
+    public init(changed: [WidgetID], removed: [WidgetID], host: Bool) {
+        self.changed = changed
+        self.removed = removed
+        self.host = host
+    }
 }

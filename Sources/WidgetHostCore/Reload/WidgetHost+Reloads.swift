@@ -248,9 +248,12 @@ extension WidgetHost {
         guard var record = records[id] else { return }
         let current = record.currentEntry(at: now)
         guard current != record.shown else { return }
+        let entryChanged = current.entry != record.shown?.entry
         record.shown = current
         records[id] = record
         step.changed.insert(id)
+        // A new timeline that keeps showing the previous entry changes the source, not what is shown.
+        guard entryChanged else { return }
         var notice = makeNotice(.entryChanged, for: record, at: now)
         notice.entry = current.entry
         notice.detail = current.source.rawValue

@@ -1,0 +1,147 @@
+import Foundation
+import PropertyBased
+import Testing
+import WidgetHostCore
+import WidgetHostProtocol
+
+/// Random streams of requests, views and failures against the invariants of the rules.
+@Suite("Properties")
+struct PropertyTests {
+    /// (minutes since the previous step, action, widget)
+    static let steps = zip(Gen.int(in: 0...90), Gen.int(in: 0...9), Gen.int(in: 0...2)).array(of: 10...160)
+    /// Whether the provider's n-th answer fails (cycled).
+    static let failures = Gen.int(in: 0...9).array(of: 1...40)
+
+    struct Run {
+        var test: TestHost
+        var ids: [WidgetID]
+        var budgets: [Int]
+    }
+
+    private func run(steps: [(Int, Int, Int)], failures: [Int]) -> Run {
+        var calls = 0
+        var test = TestHost(provider: { params in
+            defer { calls += 1 }
+            switch failures[calls % failures.count] {
+            case 0: return .fail(.crashed("exit status 1"))
+            case 1: return .fail(.timedOut(elapsed: 5))
+            case 2: return .timeline(TimelinePayload(entries: [], policy: .never))
+            case 3, 4: return .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .after(params.now + .minutes(20))))
+            case 5: return .timeline(TimelinePayload(entries: [entry(at: params.now), entry(at: params.now + .hours(1))], policy: .atEnd))
+            default: return .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .never))
+            }
+        })
+        let budgets = [3, 7, 40]
+        let ids = [test.add(pinned: budgets[0]), test.add("WeatherWidget", pinned: budgets[1]), test.add("BirthdayHomeWidget", .systemLarge, pinned: budgets[2])]
+        for (gap, action, index) in steps {
+            test.advance(by: .minutes(Double(gap)))
+            let id = ids[index]
+            switch action {
+            case 0...4: test.handle(.reloadRequested(ReloadRequest(.widget(id))))
+            case 5: test.handle(.reloadRequested(ReloadRequest(.widget(id), origin: .foreground)))
+            case 6: test.handle(.reloadRequested(ReloadRequest(.kind("BirthdayHomeWidget", app: nil))))
+            case 7: test.handle(.viewRecorded(id))
+            case 8: test.handle(.significantTimeChange)
+            default: test.handle(.reloadRequested(ReloadRequest(.allOfApp("com.birthdayreminders"), origin: .appIntent)))
+            }
+        }
+        return Run(test: test, ids: ids, budgets: budgets)
+    }
+
+    @Test("In every 24-hour window the budgeted starts never exceed B")
+    func budgetNeverExceeded() async {
+        await propertyCheck(count: 60, input: Self.steps, Self.failures) { steps, failures in
+            let run = run(steps: steps, failures: failures)
+            for (id, budget) in zip(run.ids, run.budgets) {
+                let starts = run.test.started(id, budgeted: true).map(\.at)
+                for start in starts {
+                    let inWindow = starts.filter { $0 > start - .days(1) && $0 <= start }.count
+                    #expect(inWindow <= budget, "widget \(id) had \(inWindow) budgeted starts in the 24 h before \(start)")
+                }
+            }
+        }
+    }
+
+    @Test("Every request ends started, or merged into a reload that starts")
+    func everyRequestIsServed() async {
+        await propertyCheck(count: 60, input: Self.steps, Self.failures) { steps, failures in
+            var run = run(steps: steps, failures: failures)
+            let requests = run.test.notices.filter { $0.type == .reloadDeferred || $0.type == .reloadCoalesced }.count
+            // Quiet for two days: whatever was deferred must have run by then.
+            run.test.advance(by: .days(2))
+            for id in run.ids {
+                let status = run.test.status(id)
+                #expect(!status.reloadRunning)
+                #expect(status.nextReload.deferredBy == nil || status.nextReload.cause == "policy" || status.nextReload.cause == "retry",
+                    "widget \(id) still has a requested reload waiting: \(status.nextReload) after \(requests) deferrals")
+                if status.nextReload.cause == "requested" { Issue.record("requested reload never ran for \(id)") }
+            }
+        }
+    }
+
+    @Test("No reload starts earlier than its gates allow")
+    func gatesHold() async {
+        await propertyCheck(count: 60, input: Self.steps, Self.failures) { steps, failures in
+            let run = run(steps: steps, failures: failures)
+            let backoff = BackoffRules()
+            for id in run.ids {
+                var lastStart: Date?
+                var consecutiveFailures = 0
+                var backoffUntil: Date?
+                for notice in run.test.notices where notice.widgetId == id.rawValue {
+                    switch notice.type {
+                    case .reloadStarted:
+                        if let backoffUntil {
+                            #expect(notice.at >= backoffUntil, "\(id) started at \(notice.at) during backoff until \(backoffUntil)")
+                        }
+                        if notice.budgeted == true, let lastStart {
+                            #expect(notice.at >= lastStart + .minutes(5), "\(id) budgeted start \(notice.at) within 5 min of \(lastStart)")
+                        }
+                        lastStart = notice.at
+                    case .reloadFinished:
+                        if notice.result == .success {
+                            consecutiveFailures = 0
+                            backoffUntil = nil
+                        } else {
+                            consecutiveFailures += 1
+                            backoffUntil = notice.at + min(backoff.initial * pow(2, Double(consecutiveFailures - 1)), backoff.maximum)
+                        }
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+}
+
+@Suite("Deadlines")
+struct DeadlineTests {
+    @Test("nextDeadline is the earliest of every widget's and extension's deadline, and nil when idle")
+    func nextDeadline() {
+        var test = TestHost(provider: { params in
+            .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .after(params.now + .hours(Double(params.widgetId.dropFirst())!))))
+        })
+        for _ in 0..<3 { test.add() }
+        #expect(test.host.nextDeadline == t0 + 30)  // idle stop of the extension
+        test.advance(to: t0 + 31)
+        #expect(test.host.nextDeadline == t0 + .hours(1))
+        test.handle(.widgetRemoved("w1"))
+        #expect(test.host.nextDeadline == t0 + .hours(2))
+    }
+
+    @Test("A thousand widgets: every policy reload happens at its own due time")
+    func manyWidgets() {
+        var test = TestHost(provider: { params in
+            let minutes = Double(Int(params.widgetId.dropFirst())! % 50 + 10)
+            return .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .after(params.now + .minutes(minutes))))
+        })
+        for _ in 0..<1000 { test.add("WeatherWidget") }
+        test.advance(to: t0 + .hours(2))
+        for index in [1, 7, 49, 500, 1000] {
+            let id = WidgetID("w\(index)")
+            let minutes = Double(index % 50 + 10)
+            let expected = Int((120 / minutes).rounded(.down)) + 1
+            #expect(test.started(id).count == expected)
+        }
+    }
+}
