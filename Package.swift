@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
         .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
+        .library(name: "WidgetHostClient", targets: ["WidgetHostClient"]),
         .executable(name: "widgethostd", targets: ["widgethostd"]),
         .executable(name: "widgethost", targets: ["widgethost"]),
     ],
@@ -20,13 +21,16 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // Pure values: JSON-RPC 2.0, NDJSON framing, the messages of both channels.
         .target(name: "WidgetHostProtocol", swiftSettings: strict),
+        // A small blocking JSON-RPC client for the control socket (the CLI and WidgetCenter).
+        .target(name: "WidgetHostClient", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
-        .target(name: "WidgetKit", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        .target(name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient"], swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
             name: "WidgetHostCore",
@@ -38,12 +42,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The imperative shell around the core.
+        // The imperative shell around the core: config, plugins, processes, control socket, event loop.
         .target(
             name: "WidgetHostDaemon",
             dependencies: [
                 "WidgetHostCore", "WidgetHostProtocol",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -52,17 +58,39 @@ let package = Package(
             dependencies: [
                 "WidgetHostDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "WidgetHostProtocol",
+                "WidgetHostProtocol", "WidgetHostClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
+
+        // Example extensions, each a bundle directory under Examples/ (see `make plugins`).
+        .executableTarget(
+            name: "BirthdayRemindersWidget",
+            dependencies: ["WidgetKit", "BirthdayRemindersShared"],
+            path: "Examples/BirthdayReminders.appex/Sources/Widget",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "birthdays",
+            dependencies: ["WidgetKit", "BirthdayRemindersShared"],
+            path: "Examples/BirthdayReminders.appex/Sources/App",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BirthdayRemindersShared",
+            dependencies: ["WidgetKit"],
+            path: "Examples/BirthdayReminders.appex/Sources/Shared",
+            swiftSettings: strict
+        ),
+
         .testTarget(
             name: "WidgetHostProtocolTests",
             dependencies: ["WidgetHostProtocol"],
@@ -79,6 +107,17 @@ let package = Package(
                 "WidgetHostCore", "WidgetHostProtocol",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostDaemonTests",
+            dependencies: ["WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        // Real daemon, real extension processes, real CLI: run against the built products.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["WidgetHostProtocol", "WidgetHostClient"],
             swiftSettings: strict
         ),
     ]

@@ -1,0 +1,1 @@
+// The control-socket client lives here.

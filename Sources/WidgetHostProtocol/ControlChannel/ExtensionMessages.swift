@@ -1,0 +1,49 @@
+/// `extensions` and `rescan`: the loaded bundles with their kinds, and the skipped ones with why.
+public struct ExtensionsResult: Sendable, Hashable, Codable {
+    public var loaded: [LoadedExtension]
+    public var skipped: [SkippedBundle]
+
+    public init(loaded: [LoadedExtension], skipped: [SkippedBundle]) {
+        self.loaded = loaded
+        self.skipped = skipped
+    }
+}
+
+public struct LoadedExtension: Sendable, Hashable, Codable {
+    /// The bundle identifier (`CFBundleIdentifier`).
+    public var id: String
+    public var app: String
+    public var displayName: String
+    /// The `NAME.appex` directory.
+    public var path: String
+    public var appGroups: [String]
+    public var widgets: [WidgetDescriptor]
+
+    public init(
+        id: String, app: String, displayName: String, path: String, appGroups: [String], widgets: [WidgetDescriptor]
+    ) {
+        self.id = id
+        self.app = app
+        self.displayName = displayName
+        self.path = path
+        self.appGroups = appGroups
+        self.widgets = widgets
+    }
+}
+
+/// A bundle that was not loaded, with a sentence naming the file and the fix.
+public struct SkippedBundle: Sendable, Hashable, Codable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// The reply to `subscribe`; then `event` notifications carry `HostNotice`s.
+public struct SubscribeResult: Sendable, Hashable, Codable {
+    public var subscribed: Bool
+    public init(subscribed: Bool = true) { self.subscribed = subscribed }
+}
