@@ -1,0 +1,184 @@
+import Dispatch
+import WidgetHostProtocol
+
+/// The extension side of the extension channel, without the I/O: lines in, reply lines
+/// out. `ExtensionProcess` wraps it in a stdin/stdout loop; tests call it directly.
+///
+/// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`
+/// (docs/protocol.md). Every request gets exactly one reply, an error included;
+/// notifications and responses get none.
+public struct ExtensionServer: Sendable {
+    /// The longest line the host may send (1 MiB); a longer one is answered with -32600.
+    public static let maxLineBytes = 1 << 20
+
+    let widgets: [WidgetDefinition]
+
+    public init(bundle: some WidgetBundle) throws(ConfigurationError) {
+        try self.init(definitions: bundle.body.body.definitions)
+    }
+
+    public init(widget: some Widget) throws(ConfigurationError) {
+        try self.init(definitions: widget.body.definitions)
+    }
+
+    init(definitions: [WidgetDefinition]) throws(ConfigurationError) {
+        if definitions.isEmpty {
+            throw ConfigurationError("the extension declares no widgets; list at least one in the WidgetBundle's body")
+        }
+        var seen: Set<String> = []
+        for definition in definitions {
+            if definition.kind.isEmpty {
+                throw ConfigurationError("a StaticConfiguration has an empty kind; give every widget a unique kind string")
+            }
+            if !seen.insert(definition.kind).inserted {
+                throw ConfigurationError(
+                    "the kind \"\(definition.kind)\" is declared twice; every widget in a bundle needs its own kind")
+            }
+            if definition.supportedFamilies.isEmpty {
+                throw ConfigurationError(
+                    "\(definition.kind) supports no families; pass at least one to .supportedFamilies(_:)")
+            }
+        }
+        widgets = definitions
+    }
+
+    /// A bundle that cannot be served; the extension prints this and exits with status 1.
+    public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// What `initialize` answers.
+    public var initializeResult: InitializeResult {
+        InitializeResult(widgets: widgets.map(\.descriptor))
+    }
+
+    // MARK: Lines and frames
+
+    /// Answers one framed line; `reply` gets the line to write (newline included), or nil.
+    public func handle(frame: LineFramer.Frame, reply: @escaping @Sendable ([UInt8]?) -> Void) {
+        switch frame {
+        case .line(let line):
+            handle(line: line, reply: reply)
+        case .oversized:
+            reply(Self.encode(.errorResponse(id: nil, error: .lineTooLong(limit: Self.maxLineBytes))))
+        }
+    }
+
+    public func handle(line: some Collection<UInt8>, reply: @escaping @Sendable ([UInt8]?) -> Void) {
+        respond(to: JSONRPCMessage.parse(line)) { message in reply(message.map(Self.encode)) }
+    }
+
+    /// Blocks the calling thread until the provider has answered. For the stdin loop's
+    /// own thread; never call it from a task (it would hold a cooperative thread).
+    public func handle(frame: LineFramer.Frame) -> [UInt8]? {
+        Self.wait { handle(frame: frame, reply: $0) }
+    }
+
+    /// Blocking; see `handle(frame:)`.
+    public func handle(line: some Collection<UInt8>) -> [UInt8]? {
+        Self.wait { handle(line: line, reply: $0) }
+    }
+
+    public func handle(line: some Collection<UInt8>) async -> [UInt8]? {
+        await withCheckedContinuation { continuation in
+            handle(line: line) { continuation.resume(returning: $0) }
+        }
+    }
+
+    // MARK: Messages
+
+    /// Answers one parsed line. `reply` is called exactly once: with the response or error
+    /// response to a request or to an invalid line, or with nil for anything that gets no
+    /// reply (notifications, responses). A provider that calls its completion handler
+    /// twice is logged and its second answer dropped.
+    public func respond(to parsed: JSONRPCMessage.Parsed, reply: @escaping @Sendable (JSONRPCMessage?) -> Void) {
+        switch parsed {
+        case .invalid(let id, let error):
+            reply(.errorResponse(id: id, error: error))
+        case .message(.request(let id, let method, let params)):
+            let once = ReplyOnce(method: method, reply)
+            answer(method: method, params: params) { result in
+                switch result {
+                case .success(let value): once.send(.response(id: id, result: value))
+                case .failure(let error): once.send(.errorResponse(id: id, error: error))
+                }
+            }
+        case .message(.notification), .message(.response), .message(.errorResponse):
+            reply(nil)
+        }
+    }
+
+    public func respond(to parsed: JSONRPCMessage.Parsed) async -> JSONRPCMessage? {
+        await withCheckedContinuation { continuation in
+            respond(to: parsed) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private func answer(
+        method: String, params: JSONValue?, reply: @escaping @Sendable (Result<JSONValue, JSONRPCError>) -> Void
+    ) {
+        guard let known = ExtensionMethod(rawValue: method) else {
+            reply(.failure(.methodNotFound(method, known: ExtensionMethod.allCases.map(\.rawValue))))
+            return
+        }
+        if known == .initialize {
+            reply(Self.wire(.success(initializeResult)))
+            return
+        }
+        let request: WidgetRequest
+        do {
+            request = try WidgetRequest.parse(known, params: params, widgets: widgets)
+        } catch {
+            reply(.failure(error))
+            return
+        }
+        let definition = request.definition
+        switch known {
+        case .placeholder:
+            reply(Self.wire(Result { try definition.placeholder(request.context) }))
+        case .snapshot:
+            definition.snapshot(request.context) { reply(Self.wire($0)) }
+        case .timeline:
+            definition.timeline(request.context) { reply(Self.wire($0)) }
+        case .initialize:
+            break
+        }
+    }
+
+    // MARK: Encoding
+
+    /// A payload as a response's result. A payload JSON cannot hold (a NaN in the content)
+    /// is the provider's bug, reported as -32603 with the reason.
+    private static func wire<Payload: Encodable>(_ payload: Result<Payload, any Error>) -> Result<JSONValue, JSONRPCError> {
+        do {
+            return .success(try JSONValue(encoding: payload.get()))
+        } catch {
+            return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+        }
+    }
+
+    private static func encode(_ message: JSONRPCMessage) -> [UInt8] {
+        do {
+            return Array(try message.encodedLine())
+        } catch {
+            // Only a value JSON cannot hold gets here; the request still gets its one reply.
+            let id: JSONRPCID? =
+                switch message {
+                case .request(let id, _, _), .response(let id, _): id
+                case .errorResponse(let id, _): id
+                case .notification: nil
+                }
+            let fallback = JSONRPCMessage.errorResponse(
+                id: id,
+                error: JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+            return Array((try? fallback.encodedLine()) ?? Data("\n".utf8))
+        }
+    }
+
+    private static func wait<Value: Sendable>(_ start: (@escaping @Sendable (Value) -> Void) -> Void) -> Value {
+        let slot = Slot<Value>()
+        start { slot.fill($0) }
+        return slot.take()
+    }
+}
