@@ -1,0 +1,137 @@
+import Foundation
+import WidgetHostCore
+import WidgetHostProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Maps a control-channel request onto the runtime: decodes params, checks who may call,
+/// and turns the core's reply into a result or a JSON-RPC error. Runs on the runtime's loop.
+struct ControlDispatcher {
+    let runtime: HostRuntime
+    let settings: ControlSettings
+    /// Rescans plugins (owned by the daemon, which knows the plugin paths).
+    let rescan: () -> ExtensionsResult
+
+    enum Outcome {
+        case result(JSONValue)
+        case error(JSONRPCError)
+        /// The connection becomes a `subscribe` stream after this result.
+        case subscribed(JSONValue)
+    }
+
+    func dispatch(method name: String, params: JSONValue?, peer: Peer?) -> Outcome {
+        guard let method = ControlMethod(rawValue: name) else {
+            return .error(.methodNotFound(name, known: ControlMethod.allCases.map(\.rawValue)))
+        }
+        if method.requiresAdmin, !isAdmin(peer) {
+            return .error(
+                JSONRPCError(
+                    code: JSONRPCError.permissionDeniedCode,
+                    message: "\(name) needs root, the daemon's own user or a group in control.admin_groups; "
+                        + "uid \(peer.map { String($0.uid) } ?? "unknown") is none of these"))
+        }
+        do {
+            switch method {
+            case .reloadTimelines:
+                let params = try decode(ReloadTimelinesParams.self, from: params, method: name)
+                if let error = appClaimError(params.app, peer: peer) { return .error(error) }
+                let origin: ReloadOrigin = params.foreground == true ? .foreground : .background
+                return reply(runtime.apply(.reloadRequested(ReloadRequest(.kind(params.kind, app: params.app), origin: origin))))
+            case .reloadAllTimelines:
+                let params = try decode(ReloadAllTimelinesParams.self, from: params, method: name)
+                if let error = appClaimError(params.app, peer: peer) { return .error(error) }
+                let origin: ReloadOrigin = params.foreground == true ? .foreground : .background
+                return reply(runtime.apply(.reloadRequested(ReloadRequest(.allOfApp(params.app), origin: origin))))
+            case .getCurrentConfigurations:
+                let params = try decodeOptional(GetCurrentConfigurationsParams.self, from: params, method: name)
+                return .result(try JSONValue(encoding: runtime.currentConfigurations(app: params?.app)))
+            case .status:
+                let params = try decodeOptional(StatusParams.self, from: params, method: name)
+                return encode(runtime.status(of: params?.id))
+            case .timeline:
+                let params = try decode(WidgetIDParams.self, from: params, method: name)
+                return encode(runtime.timeline(of: params.id))
+            case .addWidget:
+                let params = try decode(AddWidgetParams.self, from: params, method: name)
+                return reply(
+                    runtime.apply(.widgetAdded(WidgetRequest(kind: params.kind, family: params.family, app: params.app))))
+            case .removeWidget:
+                let params = try decode(WidgetIDParams.self, from: params, method: name)
+                return reply(runtime.apply(.widgetRemoved(WidgetID(params.id))))
+            case .recordView:
+                let params = try decode(WidgetIDParams.self, from: params, method: name)
+                return reply(runtime.apply(.viewRecorded(WidgetID(params.id))))
+            case .extensions:
+                return .result(try JSONValue(encoding: runtime.catalog))
+            case .rescan:
+                return .result(try JSONValue(encoding: rescan()))
+            case .subscribe:
+                return .subscribed(try JSONValue(encoding: SubscribeResult()))
+            }
+        } catch let error as JSONRPCError {
+            return .error(error)
+        } catch {
+            return .error(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+        }
+    }
+
+    private func reply(_ reply: HostReply?) -> Outcome {
+        do {
+            switch reply {
+            case .reload(let result)?: return .result(try JSONValue(encoding: result))
+            case .widgetAdded(let result)?: return .result(try JSONValue(encoding: result))
+            case .widgetRemoved(let info)?: return .result(try JSONValue(encoding: info))
+            case .viewRecorded(let budget)?: return .result(try JSONValue(encoding: budget))
+            case .snapshotRequested(let id)?: return .result(.object(["request": .integer(id.value)]))
+            case .refused(let error)?: return .error(refusal(error))
+            case nil: return .result(.null)
+            }
+        } catch {
+            return .error(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+        }
+    }
+
+    private func encode<T: Encodable>(_ result: Result<T, HostError>) -> Outcome {
+        switch result {
+        case .success(let value):
+            do { return .result(try JSONValue(encoding: value)) } catch {
+                return .error(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+            }
+        case .failure(let error): return .error(refusal(error))
+        }
+    }
+
+    private func refusal(_ error: HostError) -> JSONRPCError {
+        JSONRPCError(code: JSONRPCError.requestRefusedCode, message: error.description)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T {
+        guard let params else {
+            throw JSONRPCError.invalidParams("\(method) needs params (an object); see docs/protocol.md")
+        }
+        do { return try params.decode(as: T.self) } catch {
+            throw JSONRPCError.invalidParams("\(method): \(describe(error))")
+        }
+    }
+
+    private func decodeOptional<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T? {
+        guard let params, params != .object([:]) else { return nil }
+        return try decode(type, from: params, method: method)
+    }
+
+    private func isAdmin(_ peer: Peer?) -> Bool {
+        guard let peer else { return false }
+        return peer.uid == 0 || peer.uid == getuid() || settings.adminGroupIDs.contains(peer.gid)
+    }
+
+    /// `control.app_uids` pins an app id to the uids allowed to claim it.
+    private func appClaimError(_ app: String?, peer: Peer?) -> JSONRPCError? {
+        guard let app, let allowed = settings.appUIDs[app] else { return nil }
+        if let peer, allowed.contains(peer.uid) || peer.uid == 0 { return nil }
+        return JSONRPCError(
+            code: JSONRPCError.permissionDeniedCode,
+            message: "uid \(peer.map { String($0.uid) } ?? "unknown") may not act for app \(app) "
+                + "(control.app_uids allows \(allowed.map(String.init).joined(separator: ", ")))")
+    }
+}

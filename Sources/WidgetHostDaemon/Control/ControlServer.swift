@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import WidgetHostProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum ControlSocketError: Error, CustomStringConvertible {
+    case alreadyServed(String)
+    case cannotBind(String, String)
+
+    var description: String {
+        switch self {
+        case .alreadyServed(let path):
+            "another widgethostd is already serving \(path); stop it first or choose another socket.path"
+        case .cannotBind(let path, let reason):
+            "cannot listen on \(path): \(reason)"
+        }
+    }
+}
+
+/// The control socket: NDJSON JSON-RPC for many clients at once, on the runtime's loop.
+final class ControlServer: @unchecked Sendable {
+    let runtime: HostRuntime
+    let settings: ControlSettings
+    let logger: Logger
+    let rescan: () -> ExtensionsResult
+    private var channel: (any Channel)?
+    private(set) var openConnections = 0
+    /// True when this process created the socket file (and so removes it on exit).
+    private var ownsSocketFile = false
+
+    init(runtime: HostRuntime, settings: ControlSettings, logger: Logger, rescan: @escaping () -> ExtensionsResult) {
+        self.runtime = runtime
+        self.settings = settings
+        self.logger = logger
+        self.rescan = rescan
+    }
+
+    /// Binds `settings.socketPath`: a live socket there is another daemon (refuse); a stale
+    /// one (ECONNREFUSED) is removed; the mode is 0660 through the umask.
+    func bind() throws -> EventLoopFuture<Void> {
+        let path = settings.socketPath
+        if FileManager.default.fileExists(atPath: path) {
+            switch Self.probe(path) {
+            case 0: throw ControlSocketError.alreadyServed(path)
+            case ECONNREFUSED: unlink(path)
+            case let code: throw ControlSocketError.cannotBind(path, String(cString: strerror(code)))
+            }
+        }
+        let previous = umask(0o117)
+        defer { umask(previous) }
+        let future = bootstrap().bind(unixDomainSocketPath: path)
+        return future.map { [self] channel in
+            self.channel = channel
+            self.ownsSocketFile = true
+        }
+    }
+
+    /// Serves an already-listening descriptor (socket activation).
+    func adopt(descriptor: CInt) -> EventLoopFuture<Void> {
+        bootstrap().withBoundSocket(descriptor).map { [self] channel in self.channel = channel }
+    }
+
+    func close() {
+        channel?.close(promise: nil)
+        if ownsSocketFile { unlink(settings.socketPath) }
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: runtime.eventLoop)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = ControlConnectionHandler(server: self)
+                    try channel.pipeline.syncOperations.addHandler(
+                        IdleStateHandler(readTimeout: .nanoseconds(Int64(settings.idleTimeout * 1_000_000_000))))
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+    }
+
+    /// 0 when something accepts connections at `path`, otherwise the connect errno.
+    static func probe(_ path: String) -> CInt {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { Glibc.close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8.prefix(107))
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0 ? 0 : errno
+    }
+
+    // Connection bookkeeping (on the loop).
+    func connectionOpened() -> Bool {
+        guard openConnections < settings.maxConnections else { return false }
+        openConnections += 1
+        return true
+    }
+
+    func connectionClosed() {
+        openConnections -= 1
+    }
+}

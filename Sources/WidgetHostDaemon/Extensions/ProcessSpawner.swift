@@ -1,0 +1,120 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with its own process group and three pipes.
+struct SpawnedProcess: Sendable {
+    let pid: pid_t
+    /// Host side of the child's stdin (we write).
+    let stdinWrite: CInt
+    /// Host side of the child's stdout (we read).
+    let stdoutRead: CInt
+    /// Host side of the child's stderr (we read).
+    let stderrRead: CInt
+}
+
+struct SpawnError: Error, CustomStringConvertible {
+    let executable: String
+    let errno: CInt
+    var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+}
+
+/// `posix_spawn` with the settings an extension gets: a new process group (so a kill reaches
+/// its children too), default signal dispositions, and the given environment only.
+enum ProcessSpawner {
+    static func spawn(
+        executable: String, arguments: [String] = [], environment: [String: String]
+    ) throws(SpawnError) -> SpawnedProcess {
+        var stdinPipe: [CInt] = [-1, -1]
+        var stdoutPipe: [CInt] = [-1, -1]
+        var stderrPipe: [CInt] = [-1, -1]
+        guard makePipe(&stdinPipe) else { throw SpawnError(executable: executable, errno: errno) }
+        guard makePipe(&stdoutPipe) else {
+            let saved = errno
+            closeAll(stdinPipe)
+            throw SpawnError(executable: executable, errno: saved)
+        }
+        guard makePipe(&stderrPipe) else {
+            let saved = errno
+            closeAll(stdinPipe + stdoutPipe)
+            throw SpawnError(executable: executable, errno: saved)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears O_CLOEXEC on the target; every other descriptor closes on exec.
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        // The daemon ignores SIGPIPE; the extension must not inherit that.
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // The child's ends belong to the child now.
+        closeAll([stdinPipe[0], stdoutPipe[1], stderrPipe[1]])
+        guard result == 0 else {
+            closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
+            throw SpawnError(executable: executable, errno: result)
+        }
+        return SpawnedProcess(pid: pid, stdinWrite: stdinPipe[1], stdoutRead: stdoutPipe[0], stderrRead: stderrPipe[0])
+    }
+
+    /// A pipe whose ends close on exec. (`pipe2` is not visible to Swift without _GNU_SOURCE;
+    /// processes are only spawned from the runtime's one event-loop thread, so the window
+    /// between `pipe` and `fcntl` cannot leak a descriptor into another child.)
+    private static func makePipe(_ fds: inout [CInt]) -> Bool {
+        guard pipe(&fds) == 0 else { return false }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    private static func closeAll(_ descriptors: [CInt]) {
+        for descriptor in descriptors where descriptor >= 0 { close(descriptor) }
+    }
+}
+
+/// How a child ended, in words.
+enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
+    case exited(CInt)
+    case signaled(CInt)
+
+    init(waitStatus status: CInt) {
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
+        if status & 0x7f == 0 {
+            self = .exited((status >> 8) & 0xff)
+        } else {
+            self = .signaled(status & 0x7f)
+        }
+    }
+
+    var isCleanExit: Bool { self == .exited(0) }
+
+    var description: String {
+        switch self {
+        case .exited(let code): "exited with status \(code)"
+        case .signaled(let signal):
+            "killed by signal \(signal) (\(String(cString: strsignal(signal))))"
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Logging
+import NIOCore
+import WidgetHostCore
+import WidgetHostProtocol
+
+/// The one owner of the core in the daemon. It feeds `WidgetHost` events with the clock's
+/// time, executes the effects, and sleeps until the core's next deadline — no periodic
+/// wake-ups. Everything runs on one event loop (the control socket and the extension
+/// pipes share it), so the core sees events in a single order without locks; the
+/// `@unchecked Sendable` is that confinement, checked by `preconditionInEventLoop`.
+public final class HostRuntime: @unchecked Sendable {
+    public let eventLoop: any EventLoop
+    let clock: any HostClock
+    let logger: Logger
+    let supervisor: ExtensionSupervisor
+    private(set) var host: WidgetHost
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: Date?
+    private var subscribers: [Int: (HostNotice) -> Void] = [:]
+    private var nextSubscriberID = 1
+    /// The last scan's result, for `extensions`.
+    var catalog = ExtensionsResult(loaded: [], skipped: [])
+    /// Writes what a step changed (the state store); set before the first event.
+    var persist: (PersistScope, WidgetHost) -> Void = { _, _ in }
+    /// Called after every step (the systemd STATUS line, tests).
+    var didStep: () -> Void = {}
+
+    init(host: WidgetHost, clock: any HostClock, eventLoop: any EventLoop, logger: Logger) {
+        self.host = host
+        self.clock = clock
+        self.eventLoop = eventLoop
+        self.logger = logger
+        self.supervisor = ExtensionSupervisor(
+            eventLoop: eventLoop, limits: host.configuration.limits, logger: logger)
+        supervisor.report = { [unowned self] event in self.apply(event) }
+    }
+
+    var configuration: HostConfiguration { host.configuration }
+    var now: Date { clock.now }
+
+    // MARK: - Feeding the core
+
+    /// Handles one event now and executes its effects; returns the reply for commands.
+    @discardableResult
+    func apply(_ event: HostEvent) -> HostReply? {
+        eventLoop.preconditionInEventLoop()
+        let step = host.handle(event, at: clock.now)
+        execute(step.effects)
+        armTimer()
+        didStep()
+        return step.reply
+    }
+
+    private func execute(_ effects: [HostEffect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let request): supervisor.send(request)
+            case .kill(let ext, _): supervisor.kill(ext)
+            case .terminate(let ext): supervisor.terminate(ext)
+            case .persist(let scope): persist(scope, host)
+            case .notice(let notice): publish(notice)
+            }
+        }
+    }
+
+    /// One timer, at the core's next deadline; none while nothing is scheduled.
+    private func armTimer() {
+        let deadline = host.nextDeadline
+        guard deadline != timerDeadline else { return }
+        timer?.cancel()
+        timer = nil
+        timerDeadline = deadline
+        guard let deadline else { return }
+        let delay = max(0, deadline.timeIntervalSince(clock.now))
+        timer = eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000_000))) { [weak self] in
+            guard let self else { return }
+            self.timerDeadline = nil
+            self.apply(.deadlineReached)
+        }
+    }
+
+    // MARK: - Notices
+
+    private func publish(_ notice: HostNotice) {
+        log(notice)
+        for id in subscribers.keys.sorted() { subscribers[id]?(notice) }
+    }
+
+    func subscribe(_ handler: @escaping (HostNotice) -> Void) -> Int {
+        eventLoop.preconditionInEventLoop()
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        subscribers[id] = handler
+        return id
+    }
+
+    func unsubscribe(_ id: Int) {
+        subscribers[id] = nil
+    }
+
+    private func log(_ notice: HostNotice) {
+        var metadata: Logger.Metadata = [:]
+        if let id = notice.widgetId { metadata["WIDGET_ID"] = "\(id)" }
+        if let kind = notice.kind { metadata["WIDGET_KIND"] = "\(kind)" }
+        if let ext = notice.extension { metadata["EXTENSION"] = "\(ext)" }
+        if let result = notice.result { metadata["OUTCOME"] = "\(result.rawValue)" }
+        let level: Logger.Level
+        let message: String
+        switch notice.type {
+        case .reloadStarted:
+            level = .info
+            message = "reload started (\(notice.budgeted == true ? "budgeted" : "exempt: \(notice.exemption ?? "")"))"
+        case .reloadDeferred:
+            level = .info
+            message = "reload deferred until \(notice.until.map(RFC3339.format) ?? "later") (\(notice.reason?.rawValue ?? ""))"
+        case .reloadCoalesced: level = .debug; message = "reload request coalesced"
+        case .reloadFinished:
+            level = notice.result == .success ? .info : .warning
+            message = "reload finished: \(notice.result?.rawValue ?? "")\(notice.detail.map { " — \($0)" } ?? "")"
+        case .entryChanged: level = .debug; message = "entry changed (\(notice.detail ?? ""))"
+        case .diagnostic:
+            level = notice.diagnostic?.severity == .error ? .warning : .notice
+            message = "\(notice.diagnostic?.code ?? ""): \(notice.diagnostic?.message ?? "")"
+        case .extensionKilled: level = .warning; message = "extension killed: \(notice.detail ?? "")"
+        case .extensionStopped: level = .debug; message = "extension stopped: \(notice.detail ?? "")"
+        case .widgetAdded: level = .notice; message = "widget added"
+        case .widgetRemoved: level = .notice; message = "widget removed"
+        case .snapshotReceived: level = .debug; message = "snapshot received"
+        }
+        logger.log(level: level, "\(message)", metadata: metadata)
+    }
+
+    // MARK: - Queries
+
+    func status(of id: String?) -> Result<StatusResult, HostError> {
+        let now = clock.now
+        return host.status(of: id.map { WidgetID($0) }, at: now).map { StatusResult(now: now, widgets: $0) }
+    }
+
+    func timeline(of id: String) -> Result<TimelineResult, HostError> {
+        host.timeline(of: WidgetID(id), at: clock.now)
+    }
+
+    func currentConfigurations(app: String?) -> [WidgetInfo] {
+        host.currentConfigurations(app: app)
+    }
+
+    /// The one-line summary for systemd's STATUS=.
+    var statusLine: String {
+        let widgets = host.widgets.count
+        let extensions = catalog.loaded.count
+        var line = "\(widgets) widget\(widgets == 1 ? "" : "s"), \(extensions) extension\(extensions == 1 ? "" : "s")"
+        if let next = host.nextDeadline {
+            line += ", next deadline \(RFC3339.format(next))"
+        }
+        return line
+    }
+
+    func shutdown() {
+        timer?.cancel()
+        timer = nil
+        supervisor.stopAll()
+    }
+}
