@@ -82,6 +82,19 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             case .subscribed(let result):
                 write(.response(id: id, result: result), context: context)
                 subscribe(context: context)
+            case .later(let future):
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                future.whenComplete { result in
+                    let (handler, context) = bound.value
+                    switch result {
+                    case .success(let value): handler.write(.response(id: id, result: value), context: context)
+                    case .failure(let error):
+                        handler.write(
+                            .errorResponse(
+                                id: id, error: JSONRPCError(code: JSONRPCError.internalErrorCode, message: "\(error)")),
+                            context: context)
+                    }
+                }
             }
         case .message(.notification):
             // Notifications get no reply (JSON-RPC 2.0); none are defined for clients.

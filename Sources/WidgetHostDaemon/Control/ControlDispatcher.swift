@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import WidgetHostCore
 import WidgetHostProtocol
 #if canImport(Glibc)
@@ -11,13 +12,15 @@ struct ControlDispatcher {
     let runtime: HostRuntime
     let settings: ControlSettings
     /// Rescans plugins (owned by the daemon, which knows the plugin paths).
-    let rescan: () -> ExtensionsResult
+    let rescan: () -> EventLoopFuture<ExtensionsResult>
 
     enum Outcome {
         case result(JSONValue)
         case error(JSONRPCError)
         /// The connection becomes a `subscribe` stream after this result.
         case subscribed(JSONValue)
+        /// Answered later (a rescan runs extensions).
+        case later(EventLoopFuture<JSONValue>)
     }
 
     func dispatch(method name: String, params: JSONValue?, peer: Peer?) -> Outcome {
@@ -65,7 +68,7 @@ struct ControlDispatcher {
             case .extensions:
                 return .result(try JSONValue(encoding: runtime.catalog))
             case .rescan:
-                return .result(try JSONValue(encoding: rescan()))
+                return .later(rescan().flatMapThrowing { try JSONValue(encoding: $0) })
             case .subscribe:
                 return .subscribed(try JSONValue(encoding: SubscribeResult()))
             }

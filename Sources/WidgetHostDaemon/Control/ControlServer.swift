@@ -26,13 +26,13 @@ final class ControlServer: @unchecked Sendable {
     let runtime: HostRuntime
     let settings: ControlSettings
     let logger: Logger
-    let rescan: () -> ExtensionsResult
+    let rescan: () -> EventLoopFuture<ExtensionsResult>
     private var channel: (any Channel)?
     private(set) var openConnections = 0
     /// True when this process created the socket file (and so removes it on exit).
     private var ownsSocketFile = false
 
-    init(runtime: HostRuntime, settings: ControlSettings, logger: Logger, rescan: @escaping () -> ExtensionsResult) {
+    init(runtime: HostRuntime, settings: ControlSettings, logger: Logger, rescan: @escaping () -> EventLoopFuture<ExtensionsResult>) {
         self.runtime = runtime
         self.settings = settings
         self.logger = logger

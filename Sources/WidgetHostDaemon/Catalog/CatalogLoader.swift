@@ -1,0 +1,102 @@
+import Foundation
+import NIOCore
+import WidgetHostCore
+import WidgetHostProtocol
+
+/// A bundle found on disk that passed the bundle checks; `initialize` has not run yet.
+struct FoundBundle: Sendable, Hashable {
+    var bundleID: String
+    var app: String
+    var displayName: String
+    var directory: String
+    var executable: String
+    var appGroups: [String]
+}
+
+/// Turns found bundles into the catalog: prepares each one's environment and app group
+/// containers, runs `initialize` on all of them at once, and reports which loaded.
+struct CatalogLoader {
+    var appGroupsPath: String
+    /// Variables passed through from the daemon's own environment (DESIGN.md: the rest is cleared).
+    var inheritedEnvironment: [String: String]
+    /// Extra variables for every extension (the virtual clock sets FAKETIME here).
+    var extraEnvironment: [String: String] = [:]
+
+    struct Loaded: Sendable {
+        var result: ExtensionsResult
+        var descriptors: [ExtensionDescriptor]
+        var launches: [String: ExtensionLaunch]
+    }
+
+    func load(found: [FoundBundle], skipped: [SkippedBundle], on eventLoop: any EventLoop) -> EventLoopFuture<Loaded> {
+        var skippedBefore = skipped
+        var ready: [(FoundBundle, ExtensionLaunch)] = []
+        for bundle in found {
+            do {
+                let launch = try prepare(bundle)
+                ready.append((bundle, launch))
+            } catch {
+                skippedBefore.append(SkippedBundle(path: bundle.directory, reason: "\(error)"))
+            }
+        }
+        let skippedEarly = skippedBefore
+        let probes = ready.map { bundle, launch in
+            InitializeProbe.run(launch, on: eventLoop).map { (bundle, launch, $0) }
+        }
+        return EventLoopFuture.whenAllSucceed(probes, on: eventLoop).map { results in
+            var launches: [String: ExtensionLaunch] = [:]
+            var skipped = skippedEarly
+            var loaded: [LoadedExtension] = []
+            var descriptors: [ExtensionDescriptor] = []
+            for (bundle, launch, result) in results {
+                switch result {
+                case .success(let initialize) where initialize.widgets.isEmpty:
+                    skipped.append(
+                        SkippedBundle(
+                            path: bundle.directory,
+                            reason: "\(bundle.executable): initialize listed no widgets; add at least one Widget to the WidgetBundle's body"))
+                case .success(let initialize):
+                    launches[bundle.bundleID] = launch
+                    loaded.append(
+                        LoadedExtension(
+                            id: bundle.bundleID, app: bundle.app, displayName: bundle.displayName,
+                            path: bundle.directory, appGroups: bundle.appGroups, widgets: initialize.widgets))
+                    descriptors.append(
+                        ExtensionDescriptor(
+                            id: bundle.bundleID, app: bundle.app, displayName: bundle.displayName,
+                            widgets: initialize.widgets))
+                case .failure(let failure):
+                    skipped.append(
+                        SkippedBundle(
+                            path: bundle.directory,
+                            reason: "\(bundle.executable): \(failure.description); run it by hand with "
+                                + "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}' | \(bundle.executable)"))
+                }
+            }
+            return Loaded(
+                result: ExtensionsResult(
+                    loaded: loaded.sorted { $0.id < $1.id }, skipped: skipped.sorted { $0.path < $1.path }),
+                descriptors: descriptors, launches: launches)
+        }
+    }
+
+    /// The environment an extension runs with: cleared except PATH, LANG, TZ, plus what
+    /// the host sets. Each app group it is entitled to gets a container directory.
+    func prepare(_ bundle: FoundBundle) throws -> ExtensionLaunch {
+        var environment = inheritedEnvironment.filter { ["PATH", "LANG", "TZ"].contains($0.key) }
+        if environment["PATH"] == nil { environment["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
+        environment["WIDGETHOST_BUNDLE"] = bundle.directory
+        var groups: [String] = []
+        for group in bundle.appGroups.sorted() {
+            let container = (appGroupsPath as NSString).appendingPathComponent(group)
+            try FileManager.default.createDirectory(
+                atPath: container, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o770])
+            groups.append("\(group)=\(container)")
+        }
+        environment["WIDGETHOST_APP_GROUPS"] = groups.joined(separator: ":")
+        environment.merge(extraEnvironment) { _, extra in extra }
+        return ExtensionLaunch(
+            bundleID: bundle.bundleID, executable: bundle.executable, directory: bundle.directory,
+            environment: environment)
+    }
+}

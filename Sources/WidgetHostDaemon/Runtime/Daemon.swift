@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import WidgetHostCore
+import WidgetHostProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the daemon needs to run, resolved from the config file and flags.
+public struct DaemonOptions: Sendable {
+    public var host: HostConfiguration
+    public var control: ControlSettings
+    public var pluginPaths: [String]
+    public var appGroupsPath: String
+    public var statePath: String
+    /// Where the boot id comes from (a test points this at its own file).
+    public var bootIDPath = "/proc/sys/kernel/random/boot_id"
+    /// A listening socket handed over by systemd (socket activation), instead of binding.
+    public var listenDescriptor: CInt?
+
+    public init(
+        host: HostConfiguration, control: ControlSettings, pluginPaths: [String], appGroupsPath: String,
+        statePath: String
+    ) {
+        self.host = host
+        self.control = control
+        self.pluginPaths = pluginPaths
+        self.appGroupsPath = appGroupsPath
+        self.statePath = statePath
+    }
+}
+
+/// widgethostd assembled: one event loop, the runtime around the core, the plugin
+/// catalog, the control socket. `start()` returns once the socket accepts connections and
+/// the plugins are loaded (the moment systemd's READY=1 means).
+public final class Daemon: @unchecked Sendable {
+    public let options: DaemonOptions
+    let logger: Logger
+    let group: MultiThreadedEventLoopGroup
+    let runtime: HostRuntime
+    private var server: ControlServer?
+    private let scanBundles: @Sendable () -> (found: [FoundBundle], skipped: [SkippedBundle])
+    private let stopped: EventLoopPromise<Void>
+
+    init(
+        options: DaemonOptions, clock: any HostClock = WallClock(), logger: Logger,
+        restoring state: (host: HostRecord, widgets: [WidgetRecord])? = nil,
+        scanBundles: @escaping @Sendable () -> (found: [FoundBundle], skipped: [SkippedBundle])
+    ) {
+        self.options = options
+        self.logger = logger
+        self.scanBundles = scanBundles
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        let host =
+            state.map { WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets) }
+            ?? WidgetHost(configuration: options.host)
+        runtime = HostRuntime(host: host, clock: clock, eventLoop: loop, logger: logger)
+        stopped = loop.makePromise()
+    }
+
+    var eventLoop: any EventLoop { runtime.eventLoop }
+
+    /// Loads plugins, tells the core the boot id, and starts serving the socket.
+    public func start() throws {
+        try eventLoop.flatSubmit { [self] () -> EventLoopFuture<Void> in
+            rescan().flatMap { _ in
+                self.runtime.apply(.hostStarted(bootID: self.readBootID()))
+                let server = ControlServer(
+                    runtime: self.runtime, settings: self.options.control, logger: self.logger,
+                    rescan: { self.rescan() })
+                self.server = server
+                do {
+                    if let descriptor = self.options.listenDescriptor {
+                        return server.adopt(descriptor: descriptor)
+                    }
+                    return try server.bind()
+                } catch {
+                    return self.eventLoop.makeFailedFuture(error)
+                }
+            }
+        }.wait()
+        logger.notice("widgethostd ready: \(runtime.statusLine)", metadata: ["SOCKET": "\(options.control.socketPath)"])
+    }
+
+    /// Rescans the plugin directories and runs `initialize` on every bundle found.
+    func rescan() -> EventLoopFuture<ExtensionsResult> {
+        eventLoop.preconditionInEventLoop()
+        let (found, skipped) = scanBundles()
+        let loader = CatalogLoader(
+            appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment)
+        return loader.load(found: found, skipped: skipped, on: eventLoop).map { [self] loaded in
+            runtime.supervisor.setLaunches(loaded.launches)
+            runtime.catalog = loaded.result
+            runtime.apply(.catalogChanged(loaded.descriptors))
+            for bundle in loaded.result.skipped {
+                logger.warning("skipped \(bundle.path): \(bundle.reason)")
+            }
+            return loaded.result
+        }
+    }
+
+    /// Blocks until `stop()`.
+    public func wait() throws {
+        try stopped.futureResult.wait()
+    }
+
+    /// Stops accepting, stops extensions, and lets `wait()` return.
+    public func stop() {
+        eventLoop.execute { [self] in
+            server?.close()
+            runtime.shutdown()
+            stopped.succeed(())
+        }
+    }
+
+    public func shutdownEventLoop() {
+        try? group.syncShutdownGracefully()
+    }
+
+    private func readBootID() -> String {
+        (try? String(contentsOfFile: options.bootIDPath, encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+    }
+}
