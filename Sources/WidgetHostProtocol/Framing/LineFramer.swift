@@ -12,6 +12,9 @@ public struct LineFramer: Sendable {
     private var buffer: [UInt8] = []
     private var discarding = false
     private var discardedBytes = 0
+    /// A "\r" that arrived when the buffer was already full: the line is within the limit
+    /// if "\n" follows (a CRLF end), over it otherwise. Kept as a flag, not buffered.
+    private var pendingCarriageReturn = false
 
     public init(maxLineBytes: Int) {
         precondition(maxLineBytes > 0, "maxLineBytes must be positive")
@@ -33,17 +36,31 @@ public struct LineFramer: Sendable {
                     discarding = false
                     discardedBytes = 0
                 } else {
-                    if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+                    if pendingCarriageReturn {
+                        pendingCarriageReturn = false
+                    } else if buffer.last == UInt8(ascii: "\r") {
+                        buffer.removeLast()
+                    }
                     // Blank lines carry nothing; skipping them keeps keep-alive newlines harmless.
                     if !buffer.isEmpty { frames.append(.line(buffer)) }
                 }
                 buffer.removeAll(keepingCapacity: buffer.count <= 64 * 1024)
             } else if discarding {
                 discardedBytes += 1
-            } else if buffer.count == maxLineBytes {
+            } else if pendingCarriageReturn {
+                // The "\r" was content after all, so the line is over the limit.
+                pendingCarriageReturn = false
                 discarding = true
-                discardedBytes = buffer.count + 1
+                discardedBytes = buffer.count + 2
                 buffer.removeAll()
+            } else if buffer.count == maxLineBytes {
+                if byte == UInt8(ascii: "\r") {
+                    pendingCarriageReturn = true
+                } else {
+                    discarding = true
+                    discardedBytes = buffer.count + 1
+                    buffer.removeAll()
+                }
             } else {
                 buffer.append(byte)
             }
@@ -57,8 +74,11 @@ public struct LineFramer: Sendable {
             buffer.removeAll()
             discarding = false
             discardedBytes = 0
+            pendingCarriageReturn = false
         }
         if discarding { return [.oversized(byteCount: discardedBytes)] }
+        // A final "\r" is the first half of a CRLF the stream did not finish.
+        if !pendingCarriageReturn, buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
         return buffer.isEmpty ? [] : [.line(buffer)]
     }
 }
