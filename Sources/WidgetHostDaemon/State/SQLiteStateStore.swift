@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import WidgetHostCore
+import WidgetHostProtocol
+
+/// The daemon's `StateStore`: `widgethost.sqlite` in WAL mode under the state directory.
+///
+/// Durability: `synchronous = NORMAL`. In WAL mode a commit is a `write(2)` to the WAL, so a
+/// committed transaction survives the daemon's death by any signal, kill -9 included; only
+/// a power loss or kernel crash can take back the last transactions before a checkpoint
+/// (at most about 1,000 pages), and even then the file stays consistent. Losing those would
+/// give a few widgets their latest reloads back; FULL would pay an fsync on every core step,
+/// including each recorded view, for that.
+///
+/// Opening never changes a file it refuses (`StateFileProbe`), and a new file is written
+/// under another name and renamed into place once its schema is in, so that an empty or
+/// half-made `widgethost.sqlite` is always someone else's doing and is refused, not reused.
+public final class SQLiteStateStore: StateStore {
+    /// The state file's path.
+    public let path: String
+    private let queue: DatabaseQueue
+
+    /// Opens the state in `directory`, creating the directory (mode 0700) and an empty state
+    /// file if missing. Refuses, without changing it, a file from a newer schema
+    /// (`.newerSchema`) or one that is not readable widgethost state (`.unreadable`).
+    public init(directory: String) throws(StateError) {
+        try Self.makeDirectory(directory)
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(StateSchema.fileName).path
+        if !FileManager.default.fileExists(atPath: path) {
+            try Self.create(path)
+        }
+        try StateFileProbe.validate(path)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: Self.configuration)
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+                try StateSchema.migrate(db)
+            }
+        } catch {
+            throw .unreadable(path: path, sqliteMessage: StateFileProbe.message(of: error))
+        }
+        self.path = path
+    }
+
+    public func load() throws(StateError) -> PersistedState? {
+        let rows: (host: String?, widgets: [(id: String, json: String)])
+        do {
+            rows = try queue.read { db in
+                let host = try String.fetchOne(db, sql: "SELECT record FROM host WHERE id = 1")
+                let widgets = try Row.fetchAll(db, sql: "SELECT id, record FROM widgets").map {
+                    (id: $0["id"] as String, json: $0["record"] as String)
+                }
+                return (host, widgets)
+            }
+        } catch {
+            throw .unreadable(path: path, sqliteMessage: StateFileProbe.message(of: error))
+        }
+        if rows.host == nil && rows.widgets.isEmpty { return nil }
+        var host = HostRecord()
+        if let json = rows.host {
+            do { host = try WireCoding.decode(HostRecord.self, from: Data(json.utf8)) } catch {
+                throw .unreadable(path: path, sqliteMessage: "host.record does not decode: \(error)")
+            }
+        }
+        var widgets: [WidgetRecord] = []
+        for row in rows.widgets {
+            do { widgets.append(try WireCoding.decode(WidgetRecord.self, from: Data(row.json.utf8))) } catch {
+                throw .unreadable(path: path, sqliteMessage: "widgets.record of \(row.id) does not decode: \(error)")
+            }
+        }
+        return PersistedState(host: host, widgets: widgets.sorted { $0.id < $1.id })
+    }
+
+    public func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID]) throws(StateError) {
+        // Encode first, so that the transaction only runs SQL.
+        let hostJSON = try host.map { record throws(StateError) in try Self.json(record, of: "host") }
+        let rows = try changed.map { record throws(StateError) in
+            (record: record, json: try Self.json(record, of: record.id.rawValue))
+        }
+        do {
+            try queue.write { db in
+                if let host, let hostJSON {
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO host (id, boot_id, next_widget_number, record, schema_notes)
+                            VALUES (1, ?, ?, ?, ?)
+                            ON CONFLICT (id) DO UPDATE SET boot_id = excluded.boot_id,
+                                next_widget_number = excluded.next_widget_number, record = excluded.record,
+                                schema_notes = excluded.schema_notes
+                            """
+                    ).execute(arguments: [host.bootID, host.nextWidgetNumber, hostJSON, StateSchema.notes])
+                }
+                let upsert = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO widgets (id, kind, family, app, extension, added_at, record)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
+                            app = excluded.app, extension = excluded.extension, added_at = excluded.added_at,
+                            record = excluded.record
+                        """)
+                let clearLedger = try db.cachedStatement(sql: "DELETE FROM ledger WHERE widget_id = ?")
+                let addLedger = try db.cachedStatement(sql: "INSERT INTO ledger (widget_id, started_at) VALUES (?, ?)")
+                for (record, json) in rows {
+                    let info = record.info
+                    try upsert.execute(arguments: [
+                        info.id, info.kind, info.family.rawValue, info.app, info.extension,
+                        RFC3339.format(record.addedAt), json,
+                    ])
+                    try clearLedger.execute(arguments: [info.id])
+                    for start in record.ledger {
+                        try addLedger.execute(arguments: [info.id, RFC3339.format(start)])
+                    }
+                }
+                let remove = try db.cachedStatement(sql: "DELETE FROM widgets WHERE id = ?")
+                for id in removed {
+                    try clearLedger.execute(arguments: [id.rawValue])
+                    try remove.execute(arguments: [id.rawValue])
+                }
+            }
+        } catch {
+            throw .writeFailed(path: path, sqliteMessage: StateFileProbe.message(of: error))
+        }
+    }
+
+    // MARK: - Opening
+
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.label = "widgethost.state"
+        // A user's `sqlite3` holding a write lock for a moment should not fail a step.
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    private static func makeDirectory(_ directory: String) throws(StateError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw .directory(path: directory, reason: "it exists and is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .directory(path: directory, reason: "could not create it: \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes the schema into `path.creating`, checkpoints and closes it, then renames it to
+    /// `path` and syncs the directory.
+    private static func create(_ path: String) throws(StateError) {
+        let scratch = path + ".creating"
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: scratch + suffix)
+        }
+        do {
+            let queue = try DatabaseQueue(path: scratch, configuration: configuration)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try StateSchema.migrate(db)
+            }
+            try queue.close()  // checkpoints the WAL into the file and removes it
+        } catch {
+            throw .writeFailed(path: scratch, sqliteMessage: StateFileProbe.message(of: error))
+        }
+        guard rename(scratch, path) == 0 else {
+            throw .writeFailed(path: path, sqliteMessage: "rename from \(scratch) failed: \(String(cString: strerror(errno)))")
+        }
+        let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    private static func json(_ value: some Encodable, of widget: String) throws(StateError) -> String {
+        do { return String(decoding: try WireCoding.encode(value), as: UTF8.self) } catch {
+            throw .unencodable(widget: widget, reason: "\(error)")
+        }
+    }
+}

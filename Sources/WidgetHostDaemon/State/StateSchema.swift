@@ -1,0 +1,70 @@
+import GRDB
+
+/// The state file's schema: its version lives in `PRAGMA user_version`, its owner in
+/// `PRAGMA application_id`, and each migration takes it one version up in one transaction.
+///
+/// `widgets.record` (and `host.record`) hold the core's records as JSON and are what
+/// `load()` reads; the other columns and the `ledger` table are copies kept in the same
+/// transaction, so that a user can answer "why is this budget used?" with `sqlite3`:
+///
+///     sqlite3 /var/lib/widgethost/widgethost.sqlite \
+///       "SELECT widget_id, started_at FROM ledger ORDER BY started_at"
+///
+/// To change the schema, append a migration; never edit one that has shipped.
+enum StateSchema {
+    static let fileName = "widgethost.sqlite"
+
+    /// `PRAGMA application_id`: "WdgH". Tells a widgethost state file from another
+    /// program's database, so that the store never migrates (writes to) one.
+    static let applicationID: Int32 = 0x5764_6748
+
+    static var version: Int { migrations.count }
+
+    static let notes = """
+        widgets.record is the full WidgetRecord as JSON and host.record the HostRecord; they are \
+        what widgethostd reads. The other columns and the ledger table (start times of budgeted \
+        reloads in the 24-hour window) are copies for reading with sqlite3, written in the same \
+        transaction. Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
+        """
+
+    /// Migration n (1-based) takes the schema from version n − 1 to n.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE host (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            boot_id TEXT,
+            next_widget_number INTEGER NOT NULL,
+            record TEXT NOT NULL,
+            schema_notes TEXT NOT NULL
+        );
+        CREATE TABLE widgets (
+            id TEXT PRIMARY KEY NOT NULL CHECK (id <> ''),
+            kind TEXT NOT NULL,
+            family TEXT NOT NULL,
+            app TEXT NOT NULL,
+            extension TEXT NOT NULL,
+            added_at TEXT NOT NULL,
+            record TEXT NOT NULL
+        );
+        CREATE TABLE ledger (
+            widget_id TEXT NOT NULL REFERENCES widgets(id) ON DELETE CASCADE,
+            started_at TEXT NOT NULL
+        );
+        CREATE INDEX ledger_by_widget ON ledger (widget_id, started_at);
+        PRAGMA application_id = \(applicationID);
+        """
+    ]
+
+    /// Brings the schema up to `version`, one transaction per migration. The caller has
+    /// checked that the file is not newer.
+    static func migrate(_ db: Database) throws {
+        let current = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        for (index, sql) in migrations.enumerated() where index + 1 > current {
+            try db.inTransaction {
+                try db.execute(sql: sql)
+                try db.execute(sql: "PRAGMA user_version = \(index + 1)")
+                return .commit
+            }
+        }
+    }
+}

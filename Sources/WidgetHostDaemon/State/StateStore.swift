@@ -1,0 +1,39 @@
+import WidgetHostCore
+
+/// Where the core's persisted state lives between runs: the host record and every widget
+/// record, exactly as the core keeps them (DESIGN.md "State").
+///
+/// The daemon plugs in `SQLiteStateStore`; the harness and tests plug in
+/// `InMemoryStateStore`. Calls block; each `write` is one transaction.
+public protocol StateStore: Sendable {
+    /// Everything stored, or nil when nothing has been written yet (a fresh state directory).
+    func load() throws(StateError) -> PersistedState?
+
+    /// Writes one core step in one transaction: the host record if it changed (nil: leave
+    /// it), the records that changed, and the ids of removed widgets. Either all of it is
+    /// stored or, when this throws, none of it.
+    func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID]) throws(StateError)
+}
+
+/// What `StateStore.load()` returns: enough for `WidgetHost(configuration:restoring:widgets:)`.
+public struct PersistedState: Sendable, Hashable {
+    public var host: HostRecord
+    /// Sorted by id.
+    public var widgets: [WidgetRecord]
+
+    public init(host: HostRecord, widgets: [WidgetRecord]) {
+        self.host = host
+        self.widgets = widgets
+    }
+}
+
+extension StateStore {
+    /// Writes what one core step changed, as its `persist` effect describes, taking the
+    /// records from the host after the step.
+    public func write(_ scope: PersistScope, from host: WidgetHost) throws(StateError) {
+        try write(
+            host: scope.host ? host.host : nil,
+            changed: scope.changed.compactMap { host.record(of: $0) },
+            removed: scope.removed)
+    }
+}
