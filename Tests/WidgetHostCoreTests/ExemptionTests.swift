@@ -72,14 +72,16 @@ struct CoalescingTests {
         var test = TestHost()
         let id = test.add()
         test.advance(by: .minutes(1))
+        #expect(test.reload().outcome == .started)
+        test.advance(by: .minutes(1))
         let first = test.reload()
-        #expect(first.outcome == .deferred && first.reason == .minInterval && first.until == t0 + .minutes(5))
+        #expect(first.outcome == .deferred && first.reason == .minInterval && first.until == t0 + .minutes(6))
         test.advance(by: .minutes(1))
         let second = test.reload()
-        #expect(second.outcome == .coalesced && second.until == t0 + .minutes(5))
-        test.advance(to: t0 + .minutes(5))
-        #expect(test.started(id).count == 2)
-        #expect(test.started(id).last?.requestedAt == t0 + .minutes(1))
+        #expect(second.outcome == .coalesced && second.until == t0 + .minutes(6))
+        test.advance(to: t0 + .minutes(6))
+        #expect(test.started(id).count == 3)
+        #expect(test.started(id).last?.requestedAt == t0 + .minutes(2))
     }
 
     @Test("An exempt request makes a pending reload exempt, and it starts at once")
@@ -87,12 +89,14 @@ struct CoalescingTests {
         var test = TestHost()
         let id = test.add()
         test.advance(by: .minutes(1))
+        #expect(test.reload().outcome == .started)
+        test.advance(by: .minutes(1))
         #expect(test.reload().outcome == .deferred)
         let foreground = test.reload(origin: .foreground)
         #expect(foreground.outcome == .started)
-        #expect(test.started(id).count == 2)
+        #expect(test.started(id).count == 3)
         #expect(test.started(id).last?.exemption == "foreground")
-        #expect(test.status(id).budget.used == 0)
+        #expect(test.status(id).budget.used == 1)
     }
 
     @Test("A request while a reload is running queues exactly one more after it")
@@ -118,12 +122,15 @@ struct GateTests {
     func minimumInterval(minutes: Double) {
         var test = TestHost(configuration: config { $0.policy.minReloadInterval = .minutes(minutes) })
         let id = test.add()
-        test.advance(by: .minutes(2))
+        test.advance(by: .minutes(1))
+        // The exempt reload of adding the widget does not start the interval.
+        #expect(test.reload().outcome == .started)
+        test.advance(by: .minutes(1))
         let outcome = test.reload()
         #expect(outcome.reason == .minInterval)
-        #expect(outcome.until == t0 + .minutes(minutes))
-        test.advance(to: t0 + .minutes(minutes))
-        #expect(test.started(id, budgeted: true).map(\.at) == [t0 + .minutes(minutes)])
+        #expect(outcome.until == t0 + .minutes(1 + minutes))
+        test.advance(to: t0 + .minutes(1 + minutes))
+        #expect(test.started(id, budgeted: true).map(\.at) == [t0 + .minutes(1), t0 + .minutes(1 + minutes)])
     }
 
     @Test("Backoff, then minimum interval, then budget: the latest gate wins and is named")
@@ -131,20 +138,20 @@ struct GateTests {
         let rules = HostConfiguration()
         var backoff = Backoff()
         backoff.recordFailure(at: t0, rules: rules.backoff)  // until t0 + 1m
-        let fullLedger = [t0 - .hours(1)]
-        let decide = { (backoff: Backoff, last: Date?, ledger: [Date]) in
-            Gates.decide(budgeted: true, backoff: backoff, lastStartedAt: last, ledger: ledger, budgetLimit: 1, rules: rules, at: t0)
+        let decide = { (backoff: Backoff, ledger: [Date], limit: Int) in
+            Gates.decide(budgeted: true, backoff: backoff, ledger: ledger, budgetLimit: limit, rules: rules, at: t0)
         }
-        #expect(decide(backoff, nil, []).reason == .backoff)
-        #expect(decide(backoff, t0, []).reason == .minInterval)
-        #expect(decide(backoff, t0, fullLedger).reason == .budgetExhausted)
-        #expect(decide(backoff, t0, fullLedger).earliest == t0 - .hours(1) + .days(1))
-        #expect(decide(Backoff(), nil, []).reason == nil)
+        #expect(decide(backoff, [], 1).reason == .backoff)
+        #expect(decide(backoff, [t0], 5).reason == .minInterval)
+        #expect(decide(backoff, [t0], 5).earliest == t0 + .minutes(5))
+        #expect(decide(backoff, [t0 - .hours(1), t0], 2).reason == .budgetExhausted)
+        #expect(decide(backoff, [t0 - .hours(1), t0], 2).earliest == t0 - .hours(1) + .days(1))
+        #expect(decide(Backoff(), [], 1).reason == nil)
         // Exempt reloads pass the interval and the budget, not the backoff.
-        let exempt = Gates.decide(budgeted: false, backoff: backoff, lastStartedAt: t0, ledger: fullLedger, budgetLimit: 1, rules: rules, at: t0)
+        let exempt = Gates.decide(budgeted: false, backoff: backoff, ledger: [t0], budgetLimit: 1, rules: rules, at: t0)
         #expect(exempt.reason == .backoff && exempt.earliest == t0 + .minutes(1))
         // On a tie the earlier gate in the order is named.
-        #expect(decide(backoff, t0 - .minutes(4), []).reason == .backoff)
+        #expect(decide(backoff, [t0 - .minutes(4)], 5).reason == .backoff)
     }
 }
 
@@ -177,17 +184,16 @@ struct BackoffTests {
         let id = test.add()
         #expect(test.status(id).lastOutcome?.result == .crashed)
         #expect(test.status(id).backoff.until == t0 + .minutes(1))
-        // The retry is budgeted, so the minimum interval (5 min) outlasts a 1-minute backoff.
-        #expect(test.status(id).nextReload.deferredBy == .minInterval)
-        #expect(test.status(id).nextReload.at == t0 + .minutes(5))
+        #expect(test.status(id).nextReload.deferredBy == .backoff)
+        #expect(test.status(id).nextReload.at == t0 + .minutes(1))
         let during = test.reload(origin: .foreground)
         #expect(during.outcome == .coalesced && during.reason == .backoff && during.until == t0 + .minutes(1))
         test.advance(to: t0 + .minutes(1))
         #expect(test.status(id).backoff.until == t0 + .minutes(3))  // second failure: 2 minutes
         failing = false
-        test.advance(to: t0 + .minutes(6) - 1)
+        test.advance(to: t0 + .minutes(3) - 1)
         #expect(test.status(id).lastOutcome?.result == .crashed)
-        test.advance(to: t0 + .minutes(6))
+        test.advance(to: t0 + .minutes(3))
         #expect(test.status(id).lastOutcome?.result == .success)
         #expect(test.status(id).backoff.consecutiveFailures == 0)
         #expect(test.status(id).currentEntry.source == .timeline)

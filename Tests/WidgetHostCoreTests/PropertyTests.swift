@@ -85,7 +85,7 @@ struct PropertyTests {
             let run = run(steps: steps, failures: failures)
             let backoff = BackoffRules()
             for id in run.ids {
-                var lastStart: Date?
+                var lastStart: Date?  // the last budgeted start
                 var consecutiveFailures = 0
                 var backoffUntil: Date?
                 for notice in run.test.notices where notice.widgetId == id.rawValue {
@@ -94,10 +94,12 @@ struct PropertyTests {
                         if let backoffUntil {
                             #expect(notice.at >= backoffUntil, "\(id) started at \(notice.at) during backoff until \(backoffUntil)")
                         }
-                        if notice.budgeted == true, let lastStart {
-                            #expect(notice.at >= lastStart + .minutes(5), "\(id) budgeted start \(notice.at) within 5 min of \(lastStart)")
+                        if notice.budgeted == true {
+                            if let lastStart {
+                                #expect(notice.at >= lastStart + .minutes(5), "\(id) budgeted start \(notice.at) within 5 min of \(lastStart)")
+                            }
+                            lastStart = notice.at
                         }
-                        lastStart = notice.at
                     case .reloadFinished:
                         if notice.result == .success {
                             consecutiveFailures = 0

@@ -23,7 +23,6 @@ public struct WidgetRecord: Sendable, Hashable, Codable {
     public var ledger: [Date] = []
     /// Times the user looked at the widget, inside the window.
     public var views: [Date] = []
-    public var lastStartedAt: Date?
     public var backoff = Backoff()
     public var pending: PendingReload?
     public var running: RunningReload?

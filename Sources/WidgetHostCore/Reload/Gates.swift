@@ -2,8 +2,10 @@ import Foundation
 import WidgetHostProtocol
 
 /// The order of gates for a reload: failure backoff, then the minimum interval since the
-/// last started reload, then the budget window; it starts at the latest of the three.
-/// Exempt and prepaid reloads pass only the backoff gate.
+/// last budgeted reload started, then the budget window; it starts at the latest of the
+/// three. Exempt and prepaid reloads pass only the backoff gate (and an exempt reload does
+/// not start the minimum interval: a background reload right after the widget was added,
+/// or after the app was in the foreground, is not held back by it).
 public enum Gates {
     public struct Decision: Sendable, Hashable {
         public var earliest: Date
@@ -12,7 +14,7 @@ public enum Gates {
     }
 
     public static func decide(
-        budgeted: Bool, backoff: Backoff, lastStartedAt: Date?, ledger: [Date], budgetLimit: Int,
+        budgeted: Bool, backoff: Backoff, ledger: [Date], budgetLimit: Int,
         rules: HostConfiguration, at now: Date
     ) -> Decision {
         var decision = Decision(earliest: now, reason: nil)
@@ -22,8 +24,8 @@ public enum Gates {
         }
         consider(backoff.earliestStart(after: now), .backoff)
         guard budgeted else { return decision }
-        if let lastStartedAt {
-            consider(lastStartedAt + rules.policy.minReloadInterval, .minInterval)
+        if let lastBudgeted = ledger.max() {
+            consider(lastBudgeted + rules.policy.minReloadInterval, .minInterval)
         }
         consider(
             SlidingWindowBudget.nextFreeSlot(ledger, limit: budgetLimit, window: rules.budget.window, at: now),

@@ -53,7 +53,7 @@ extension WidgetHost {
             decision = (nil, .extensionUnavailable)
         } else {
             let gates = Gates.decide(
-                budgeted: pending.isBudgeted, backoff: record.backoff, lastStartedAt: record.lastStartedAt,
+                budgeted: pending.isBudgeted, backoff: record.backoff,
                 ledger: record.ledger, budgetLimit: record.dailyBudget(configuration, at: now).limit,
                 rules: configuration, at: now)
             guard let reason = gates.reason else {
@@ -88,7 +88,6 @@ extension WidgetHost {
             record.ledger = SlidingWindowBudget.pruned(record.ledger, window: configuration.budget.window, at: now)
             record.ledger.append(now)
         }
-        record.lastStartedAt = now
         record.running = RunningReload(
             startedAt: now, requestedAt: pending.requestedAt, budgeted: budgeted, exemption: pending.exemption,
             cause: pending.cause)

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""A widget extension written from docs/protocol.md alone, with switchable misbehaviour.
+
+The behaviour comes from the bundle's directory name (`NAME.appex`) or WIDGETHOST_FIXTURE:
+  wellBehaved      answers everything at once
+  sleeper          never answers timeline/get
+  allocator        allocates 64 MiB before answering timeline/get
+  childAllocator   a child process allocates 64 MiB while timeline/get runs
+  forker           forks a child that outlives it, then answers
+  crasher          writes half a reply and exits 3
+  garbage          prints garbage instead of a reply
+  wrongID          replies with an id that was never sent
+  flooder          writes 100 MiB to stdout without a newline
+  stderrFlood      writes 10 MiB to stderr, then answers
+  outOfOrder       answers timeline/get with a reply for the previous id first
+  twice            answers every request twice
+  slow             answers timeline/get after 1.5 s
+Each timeline has one entry at `now` whose content names the fixture, and policy `.never`
+unless WIDGETHOST_FIXTURE_POLICY_MINUTES is set (then `.after(now + N min)`).
+"""
+import json
+import os
+import sys
+import time
+
+bundle = os.environ.get("WIDGETHOST_BUNDLE", "")
+name = os.path.basename(bundle.rstrip("/")).removesuffix(".appex")
+mode = os.environ.get("WIDGETHOST_FIXTURE") or name[:1].lower() + name[1:]
+kind = name[:1].upper() + name[1:] + "Widget"
+out = sys.stdout
+previous_id = None
+
+
+def send(message):
+    out.write(json.dumps(message) + "\n")
+    out.flush()
+
+
+def reply(request_id, result):
+    send({"jsonrpc": "2.0", "id": request_id, "result": result})
+
+
+def entry(date, text):
+    return {"date": date, "content": {"fixture": mode, "text": text}}
+
+
+def timeline(params):
+    now = params["now"]
+    minutes = os.environ.get("WIDGETHOST_FIXTURE_POLICY_MINUTES")
+    policy = {"type": "never"}
+    if minutes:
+        from datetime import datetime, timedelta
+        due = datetime.fromisoformat(now.replace("Z", "+00:00")) + timedelta(minutes=float(minutes))
+        policy = {"type": "after", "date": due.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return {"entries": [entry(now, "at " + now)], "policy": policy}
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    request_id, method = request.get("id"), request.get("method")
+    params = request.get("params") or {}
+    if method == "initialize":
+        reply(request_id, {"widgets": [{"kind": kind, "displayName": name, "description": "fixture " + mode,
+                                        "supportedFamilies": ["systemSmall", "systemMedium"]}]})
+        continue
+    if method in ("placeholder/get", "snapshot/get"):
+        reply(request_id, entry("2026-01-01T00:00:00Z", "placeholder"))
+        continue
+    if method != "timeline/get":
+        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}})
+        continue
+
+    if mode == "sleeper":
+        time.sleep(3600)
+    elif mode == "allocator":
+        hog = bytearray(64 * 1024 * 1024)
+        for i in range(0, len(hog), 4096):
+            hog[i] = 1
+        time.sleep(2)
+    elif mode == "childAllocator":
+        if os.fork() == 0:
+            hog = bytearray(64 * 1024 * 1024)
+            for i in range(0, len(hog), 4096):
+                hog[i] = 1
+            time.sleep(30)
+            os._exit(0)
+        time.sleep(3)
+    elif mode == "forker":
+        if os.fork() == 0:
+            os.setsid() if os.environ.get("WIDGETHOST_FIXTURE_ESCAPE") else None
+            time.sleep(3600)
+            os._exit(0)
+    elif mode == "crasher":
+        out.write('{"jsonrpc":"2.0","id":' + json.dumps(request_id) + ',"result":{"entr')
+        out.flush()
+        os._exit(3)
+    elif mode == "garbage":
+        out.write("this is not json at all\n")
+        out.flush()
+        continue
+    elif mode == "wrongID":
+        reply(987654, timeline(params))
+        continue
+    elif mode == "flooder":
+        chunk = "x" * (1024 * 1024)
+        for _ in range(100):
+            out.write(chunk)
+        out.flush()
+        time.sleep(3600)
+    elif mode == "stderrFlood":
+        chunk = ("e" * 1023 + "\n") * 1024
+        for _ in range(10):
+            sys.stderr.write(chunk)
+        sys.stderr.flush()
+    elif mode == "outOfOrder":
+        reply(previous_id if previous_id is not None else -1, timeline(params))
+    elif mode == "twice":
+        reply(request_id, timeline(params))
+    elif mode == "slow":
+        time.sleep(1.5)
+    previous_id = request_id
+    reply(request_id, timeline(params))
