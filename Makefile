@@ -3,7 +3,7 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev
 BUILD_FLAGS ?=
 
-.PHONY: all deps build test test-core run bench clean check-purity
+.PHONY: all deps build plugins test test-core run bench clean check-purity
 
 all: build
 
@@ -13,12 +13,21 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
+# Example extensions assembled as bundles under .build/plugins/ (what the dev profile loads).
+plugins: build
+	@scripts/assemble-plugins.sh
+
+# widgethostd in the foreground with the examples and the dev profile under ./.run/.
+run: plugins
+	@scripts/dev-run.sh
+
 check-purity:
 	@scripts/check-core-purity.sh
 
 # The whole suite: core rules, protocol, SDK, and the end-to-end tests.
 test: deps check-purity
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	@scripts/assemble-plugins.sh
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
 # Only the core's rules (microseconds each).
