@@ -90,6 +90,17 @@ func listing(_ directory: String) -> [String] {
 /// Runs `script` (SQL and dot-commands, one per line) through `sqlite3 -batch path` and
 /// returns its standard output, trimmed.
 func sqlite3(_ path: String, _ script: String) throws -> String {
+    let run = try runSQLite3(path, script)
+    guard run.reason == .exit && run.status == 0 else {
+        throw SQLiteShellError(status: run.status, message: run.errors)
+    }
+    return run.output
+}
+
+/// Runs `sqlite3 -batch path` with `script` on its standard input, however it ends.
+func runSQLite3(_ path: String, _ script: String) throws
+    -> (reason: Process.TerminationReason, status: Int32, output: String, errors: String)
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
     process.arguments = ["-batch", path]
@@ -105,10 +116,11 @@ func sqlite3(_ path: String, _ script: String) throws -> String {
     let text = output.fileHandleForReading.readDataToEndOfFile()
     let errorText = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw SQLiteShellError(status: process.terminationStatus, message: String(decoding: errorText, as: UTF8.self))
-    }
-    return String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    return (
+        process.terminationReason, process.terminationStatus,
+        String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines),
+        String(decoding: errorText, as: UTF8.self)
+    )
 }
 
 struct SQLiteShellError: Error, CustomStringConvertible {

@@ -127,6 +127,39 @@ struct StateStoreTests {
         #expect(recovered == PersistedState(host: hostRecord(), widgets: [richRecord(2), richRecord(3)]))
     }
 
+    @Test(
+        "A transaction committed at synchronous = NORMAL survives its process being killed with SIGKILL",
+        .tags(.sqliteShell))
+    func killedWriter() throws {
+        let scratch = ScratchDirectory()
+        try makeStateFile(in: scratch.path, records: [richRecord(1)])
+        // sqlite3 plays the daemon: it writes a step as the store does, commits, and is
+        // SIGKILLed before it can close (and so checkpoint) the WAL.
+        let record = richRecord(2)
+        let json = String(decoding: try WireCoding.encode(record), as: UTF8.self)
+            .replacingOccurrences(of: "'", with: "''")
+        let ledger = record.ledger.map { "INSERT INTO ledger VALUES ('w2', '\(RFC3339.format($0))');" }
+        let run = try runSQLite3(
+            scratch.stateFile,
+            """
+            PRAGMA synchronous = NORMAL;
+            BEGIN;
+            INSERT INTO widgets VALUES ('w2', 'BirthdayHomeWidget', 'systemMedium', 'com.birthdayreminders',
+                'com.birthdayreminders.widget', '\(RFC3339.format(record.addedAt))', '\(json)');
+            \(ledger.joined(separator: "\n"))
+            COMMIT;
+            .shell kill -9 $PPID
+            SELECT 'still alive';
+            """)
+        #expect(run.reason == .uncaughtSignal && run.status == SIGKILL)
+        #expect(run.output.isEmpty)
+        #expect((bytes(scratch.stateFile + "-wal")?.count ?? 0) > 0)
+
+        let store = try SQLiteStateStore(directory: scratch.path)
+        #expect(try store.load() == PersistedState(host: hostRecord(), widgets: [richRecord(1), record]))
+        #expect(try sqlite3(store.path, "SELECT count(*) FROM ledger WHERE widget_id = 'w2'") == "2")
+    }
+
     @Test("A commit is visible to a second connection opened while the first is still open (WAL)")
     func secondConnection() throws {
         let scratch = ScratchDirectory()
