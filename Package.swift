@@ -43,11 +43,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // libsystemd (sd_notify, socket activation, the journal) and timerfd/inotify, for the daemon's systemd adapter.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The imperative shell around the core: config, plugins, processes, control socket, event loop.
         .target(
             name: "WidgetHostDaemon",
             dependencies: [
-                "WidgetHostCore", "WidgetHostProtocol",
+                "WidgetHostCore", "WidgetHostProtocol", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
