@@ -1,0 +1,41 @@
+import ArgumentParser
+import WidgetHostClient
+import WidgetHostProtocol
+
+struct EventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "events",
+        abstract: "Watch what the host does, one line per event, until interrupted.",
+        discussion: """
+            Follows the daemon's event stream: widgets added and removed, reloads started \
+            (budgeted or exempt, and why), coalesced and deferred (until when, and why), \
+            finished (success, timedOut, memoryLimitExceeded, crashed, …, with duration and \
+            footprint), entries changing on screen, and diagnostics. Stop it with Ctrl-C.
+
+            --json prints each event as one JSON object per line, for jq.
+
+            Examples:
+              widgethost events
+              widgethost events --json | jq 'select(.type == "reloadDeferred")'
+            """
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let end = try connection.withClient { client in
+            try client.subscribe { notice in
+                if connection.json {
+                    try Console.outputJSONLine(notice)
+                } else {
+                    Console.output(EventText.line(notice))
+                }
+                return true
+            }
+        }
+        if end == .closed {
+            Console.error("widgethost: widgethostd at \(connection.socketPath) closed the event stream (it stopped or restarted)")
+            throw ExitCode(Failure.unavailable)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import WidgetHostClient
+import WidgetHostProtocol
+
+struct ReloadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reload",
+        abstract: "Ask for new timelines, as an app's WidgetCenter.shared.reloadTimelines(ofKind:) does.",
+        discussion: """
+            `reload --kind K` is WidgetCenter.shared.reloadTimelines(ofKind: K): every instance of \
+            that kind reloads. `reload --all --app A` is reloadAllTimelines() from app A: every \
+            instance of that app's widgets reloads.
+
+            Such a reload is budgeted: it counts against the widget's daily budget (40–70 \
+            reloads in any 24 hours) and waits for the 5-minute minimum interval and any failure \
+            backoff. --foreground says the app is on screen, which makes it exempt, as on a device.
+
+            One line per instance says what happened: `started` (the extension is asked for \
+            a timeline now), `coalesced` (merged into a reload that is already waiting) or \
+            `deferred until TIME (reason)`. The reasons: budgetExhausted (B reloads already \
+            started in the last 24 hours), minInterval (too soon after the last reload), \
+            backoff (the widget failed recently), reloadInProgress (one more reload follows \
+            the running one).
+
+            --app is needed only when two apps define the same kind (the error lists them); \
+            for --all it defaults to $WIDGETHOST_APP.
+
+            Examples:
+              widgethost reload --kind BirthdayHomeWidget
+                w1  BirthdayHomeWidget  started (budgeted, 1 of 70 used)
+              widgethost reload --kind BirthdayHomeWidget
+                w1  BirthdayHomeWidget  deferred until 12:05:00 (minInterval)
+              widgethost reload --all --app com.birthdayreminders --foreground
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Reload every instance of this widget kind.", valueName: "kind"))
+    var kind: String?
+
+    @Flag(name: .long, help: "Reload every widget of the app given by --app (reloadAllTimelines).")
+    var all = false
+
+    @Option(name: .long, help: ArgumentHelp("The calling app's id, e.g. com.birthdayreminders.", valueName: "app"))
+    var app: String?
+
+    @Flag(name: .long, help: "The app is in the foreground: the reload is exempt from the budget.")
+    var foreground = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        switch (kind, all) {
+        case (nil, false):
+            throw ValidationError("say what to reload: --kind KIND, or --all --app APP")
+        case (_?, true):
+            throw ValidationError("--kind and --all exclude each other: --kind reloads one kind, --all every widget of an app")
+        case (nil, true) where resolvedApp == nil:
+            throw ValidationError("--all needs the app whose widgets to reload: --app APP (or set WIDGETHOST_APP)")
+        default:
+            break
+        }
+    }
+
+    private var resolvedApp: String? {
+        if let app, !app.isEmpty { return app }
+        guard all else { return nil }
+        return ProcessInfo.processInfo.environment["WIDGETHOST_APP"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func run() throws {
+        let foreground: Bool? = self.foreground ? true : nil
+        try connection.withClient { client in
+            let result: ReloadResult
+            if let kind {
+                result = try client.call(
+                    .reloadTimelines, params: ReloadTimelinesParams(kind: kind, app: resolvedApp, foreground: foreground))
+            } else {
+                result = try client.call(
+                    .reloadAllTimelines, params: ReloadAllTimelinesParams(app: resolvedApp ?? "", foreground: foreground))
+            }
+            if connection.json { return try Console.outputJSON(result) }
+            guard !result.outcomes.isEmpty else {
+                let what = kind.map { "of kind \($0)" } ?? "of app \(resolvedApp ?? "")"
+                return Console.output(
+                    "No widgets \(what) to reload; add one with `widgethost add \(kind ?? "KIND") --family systemSmall`.")
+            }
+            // The budget figures come from status; the reload has already been answered, so a
+            // failure here only leaves them out.
+            let status: StatusResult? = try? client.call(.status, params: StatusParams())
+            let budgets = Dictionary(
+                (status?.widgets ?? []).map { ($0.widget.id, $0.budget) }, uniquingKeysWith: { first, _ in first })
+            Console.output(ReloadText.lines(for: result, budgets: budgets, time: TimeText(now: status?.now ?? Date())))
+        }
+    }
+}
