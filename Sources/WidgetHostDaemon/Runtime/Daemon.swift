@@ -44,14 +44,16 @@ public final class Daemon: @unchecked Sendable {
     private let scanBundles: @Sendable () -> (found: [FoundBundle], skipped: [SkippedBundle])
     private let stopped: EventLoopPromise<Void>
 
+    /// Loads the persisted state from `store` (refusing an unreadable or newer one) and
+    /// prepares everything; nothing runs until `start()`.
     init(
-        options: DaemonOptions, clock: any HostClock = WallClock(), logger: Logger,
-        restoring state: (host: HostRecord, widgets: [WidgetRecord])? = nil,
+        options: DaemonOptions, store: any StateStore, clock: any HostClock = WallClock(), logger: Logger,
         scanBundles: @escaping @Sendable () -> (found: [FoundBundle], skipped: [SkippedBundle])
-    ) {
+    ) throws(StateError) {
         self.options = options
         self.logger = logger
         self.scanBundles = scanBundles
+        let state = try store.load()
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let host =
@@ -59,6 +61,18 @@ public final class Daemon: @unchecked Sendable {
             ?? WidgetHost(configuration: options.host)
         runtime = HostRuntime(host: host, clock: clock, eventLoop: loop, logger: logger)
         stopped = loop.makePromise()
+        runtime.persist = { scope, host in
+            do {
+                try store.write(scope, from: host)
+            } catch {
+                // The core's state is still right in memory; the next step that changes the
+                // same widgets writes them again.
+                logger.error("could not save state: \(error)")
+            }
+        }
+        if let state {
+            logger.info("restored \(state.widgets.count) widget(s) from \(options.statePath)")
+        }
     }
 
     var eventLoop: any EventLoop { runtime.eventLoop }

@@ -50,7 +50,8 @@ final class DaemonFixture: @unchecked Sendable {
         var logger = Logger(label: "widgethostd-test")
         logger.logLevel = .critical
         let bundles = found
-        daemon = Daemon(options: options, logger: logger, scanBundles: { (bundles, []) })
+        daemon = try Daemon(
+            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { (bundles, []) })
         try daemon.start()
     }
 
