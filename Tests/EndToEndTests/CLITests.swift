@@ -1,0 +1,402 @@
+import Foundation
+import Testing
+import WidgetHostProtocol
+
+extension Tag {
+    /// Tests that run the built `widgethost` binary as a process.
+    @Tag static var cliProcess: Self
+}
+
+@Suite("The widgethost CLI as a process", .tags(.cliProcess, .controlSocket))
+struct CLITests {
+    static let subcommands = [
+        "reload", "list", "status", "timeline", "add", "remove", "view", "extensions", "events", "rescan",
+    ]
+
+    @Test("Every subcommand's --help exits 0 and shows an example", arguments: subcommands)
+    func helpHasExample(subcommand: String) throws {
+        let run = try CLI.run([subcommand, "--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Example"))
+        #expect(run.stdout.contains("widgethost \(subcommand)"))
+        #expect(run.stdout.contains("--json"))
+        #expect(run.stdout.contains("--socket"))
+    }
+
+    @Test("The top-level help lists every subcommand")
+    func topLevelHelp() throws {
+        let run = try CLI.run(["--help"])
+        #expect(run.status == 0)
+        for subcommand in Self.subcommands { #expect(run.stdout.contains(subcommand)) }
+    }
+
+    @Test("reload --help explains it in WidgetKit terms")
+    func reloadHelpTeaches() throws {
+        let run = try CLI.run(["reload", "--help"])
+        #expect(run.stdout.contains("WidgetCenter.shared.reloadTimelines(ofKind:)"))
+        #expect(run.stdout.contains("budgeted"))
+        #expect(run.stdout.contains("--foreground"))
+    }
+
+    @Test("No daemon at --socket: exit 69 and exactly one line on stderr")
+    func unreachableExplicitSocket() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/widgethost.sock"
+        let run = try CLI.run(["status", "--socket", path])
+        #expect(run.status == 69)
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr
+                == "widgethost: cannot reach widgethostd at \(path) (No such file or directory); "
+                + "start it with `make run` or `systemctl start widgethostd.socket`\n")
+    }
+
+    @Test("Without --socket the path comes from WIDGETHOST_SOCKET", arguments: ["reload --kind K", "list", "events"])
+    func unreachableEnvironmentSocket(command: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/from-env.sock"
+        let run = try CLI.run(command.split(separator: " ").map(String.init), environment: ["WIDGETHOST_SOCKET": path])
+        #expect(run.status == 69)
+        #expect(run.stderr.hasPrefix("widgethost: cannot reach widgethostd at \(path) (No such file or directory); "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("status --json prints the daemon's result as sorted-keys JSON")
+    func statusJSON() throws {
+        let server = try FakeControlServer { request in [.reply(request.id, StatusResult.sample)] }
+        defer { server.stop() }
+        let run = try CLI.run(["status", "--json", "--socket", server.path])
+        #expect(run.status == 0)
+        let decoded = try WireCoding.decode(StatusResult.self, from: Data(run.stdout.utf8))
+        #expect(decoded == StatusResult.sample)
+        // Sorted keys: "addedAt" comes before "backoff", "budget", … and "widget" last.
+        let keys = ["\"addedAt\"", "\"backoff\"", "\"budget\"", "\"currentEntry\"", "\"widget\""]
+        let positions = keys.compactMap { run.stdout.range(of: $0)?.lowerBound }
+        #expect(positions.count == keys.count)
+        #expect(positions == positions.sorted())
+        #expect(server.requests.map(\.method) == ["status"])
+    }
+
+    @Test("status prints a table with aligned columns")
+    func statusTable() throws {
+        let server = try FakeControlServer { request in [.reply(request.id, StatusResult.sample)] }
+        defer { server.stop() }
+        let run = try CLI.run(["status", "--socket", server.path])
+        #expect(run.status == 0)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let header = try #require(lines.first)
+        for column in ["ID", "KIND", "FAMILY", "BUDGET", "NEXT RELOAD", "LAST OUTCOME", "CURRENT ENTRY", "STALE"] {
+            #expect(header.contains(column))
+        }
+        let row = lines[1]
+        for (column, value) in [
+            ("KIND", "BirthdayHomeWidget"), ("FAMILY", "systemSmall"), ("BUDGET", "1/70"),
+            ("NEXT RELOAD", "2026-02-16 00:00:00 policy"), ("LAST OUTCOME", "success, 12 ms"),
+            ("CURRENT ENTRY", #"timeline {"names":["Ada Lovelace"]}"#),
+        ] {
+            let columnStart = try #require(header.range(of: column)).lowerBound
+            let valueStart = try #require(row.range(of: value)).lowerBound
+            #expect(header.distance(from: header.startIndex, to: columnStart) == row.distance(from: row.startIndex, to: valueStart))
+        }
+        #expect(row.hasPrefix("w1 "))
+        #expect(row.hasSuffix("no"))
+        #expect(lines[2].contains("08:05:00 requested (minInterval)"))
+        #expect(lines[2].hasSuffix("4m"))
+    }
+
+    @Test("status ID answers every question about one widget")
+    func statusDetail() throws {
+        let server = try FakeControlServer { request in
+            [.reply(request.id, StatusResult(now: .t0, widgets: [StatusResult.sample.widgets[0]]))]
+        }
+        defer { server.stop() }
+        let run = try CLI.run(["status", "w1", "--socket", server.path])
+        #expect(run.status == 0)
+        for expected in [
+            "w1  BirthdayHomeWidget (systemSmall)",
+            "1 of 70 budgeted reloads used in the last 24 h",
+            "learning period",
+            "ledger          08:00:00",
+            "next free slot  now",
+            "next reload     2026-02-16 00:00:00, due by the timeline's reload policy, budgeted",
+            "success at 08:00:00, took 12 ms, peak footprint 4.0 MiB",
+            #"from the current timeline, dated 08:00:00: {"names":["Ada Lovelace"]}"#,
+            "stale           no",
+            "backoff         none",
+            "diagnostics     none",
+        ] {
+            #expect(run.stdout.contains(expected), "missing \(expected)")
+        }
+        #expect(server.requests.first?.params == ["id": "w1"])
+    }
+
+    @Test("reload --kind prints one line per instance with the budget used")
+    func reloadLines() throws {
+        let server = try FakeControlServer { request in
+            switch request.method {
+            case "reloadTimelines": [.reply(request.id, ReloadResult.sample)]
+            default: [.reply(request.id, StatusResult.sample)]
+            }
+        }
+        defer { server.stop() }
+        let run = try CLI.run(["reload", "--kind", "BirthdayHomeWidget", "--socket", server.path])
+        #expect(run.status == 0)
+        #expect(
+            run.stdout == """
+                w1  BirthdayHomeWidget  started (budgeted, 1 of 70 used)
+                w3  BirthdayHomeWidget  deferred until 08:05:00 (minInterval)
+
+                """)
+        let request = try #require(server.requests.first)
+        #expect(request.method == "reloadTimelines")
+        #expect(request.params == ["kind": "BirthdayHomeWidget"])
+    }
+
+    @Test("reload --all --app --foreground is reloadAllTimelines from a foreground app")
+    func reloadAllForeground() throws {
+        let server = try FakeControlServer { request in [.reply(request.id, ReloadResult(outcomes: []))] }
+        defer { server.stop() }
+        let run = try CLI.run(
+            ["reload", "--all", "--app", "com.birthdayreminders", "--foreground", "--json", "--socket", server.path])
+        #expect(run.status == 0)
+        #expect(try WireCoding.decode(ReloadResult.self, from: Data(run.stdout.utf8)) == ReloadResult(outcomes: []))
+        let request = try #require(server.requests.first)
+        #expect(request.method == "reloadAllTimelines")
+        #expect(request.params == ["app": "com.birthdayreminders", "foreground": true])
+    }
+
+    @Test("reload --all without an app is a usage error")
+    func reloadAllNeedsApp() throws {
+        let run = try CLI.run(["reload", "--all", "--socket", "/nonexistent.sock"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--all needs the app"))
+    }
+
+    @Test("A refused request exits 65 with the daemon's message")
+    func refused() throws {
+        let message = #"unknown widget kind "Foo"; known kinds are BirthdayHomeWidget, BirthdayLockScreenWidget"#
+        let server = try FakeControlServer { request in [.error(request.id, code: -32000, message: message)] }
+        defer { server.stop() }
+        let run = try CLI.run(["reload", "--kind", "Foo", "--socket", server.path])
+        #expect(run.status == 65)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "widgethost: \(message)\n")
+    }
+
+    @Test("Permission denied exits 77 with the daemon's message")
+    func permissionDenied() throws {
+        let message = "addWidget needs root, the daemon's own user or a group in control.admin_groups; uid 1000 is none of these"
+        let server = try FakeControlServer { request in [.error(request.id, code: -32001, message: message)] }
+        defer { server.stop() }
+        let run = try CLI.run(["add", "BirthdayHomeWidget", "--family", "systemSmall", "--socket", server.path])
+        #expect(run.status == 77)
+        #expect(run.stderr == "widgethost: \(message)\n")
+        #expect(server.requests.first?.params == ["kind": "BirthdayHomeWidget", "family": "systemSmall"])
+    }
+
+    @Test("A bad --family is rejected before connecting, with the list of families")
+    func badFamily() throws {
+        let server = try FakeControlServer { request in [.reply(request.id, ["never": true] as JSONValue)] }
+        defer { server.stop() }
+        let run = try CLI.run(["add", "BirthdayHomeWidget", "--family", "huge", "--socket", server.path])
+        #expect(run.status == 64)
+        let expected = try #require(WidgetFamily.parse("huge").failure).description
+        #expect(run.stderr.contains(expected))
+        #expect(run.stderr.contains("systemSmall, systemMedium, systemLarge"))
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test("A daemon that does not answer: exit 75 after --timeout")
+    func timeout() throws {
+        let server = try FakeControlServer { _ in [.pause(.seconds(5))] }
+        defer { server.stop() }
+        let run = try CLI.run(["status", "--timeout", "0.3", "--socket", server.path])
+        #expect(run.status == 75)
+        #expect(run.stderr.hasPrefix("widgethost: widgethostd at \(server.path) did not answer status within 0.3 s"))
+    }
+
+    @Test("list prints a table of widgets")
+    func list() throws {
+        let server = try FakeControlServer { request in [.reply(request.id, [WidgetInfo.birthday])] }
+        defer { server.stop() }
+        let run = try CLI.run(["list", "--app", "com.birthdayreminders", "--socket", server.path])
+        #expect(run.status == 0)
+        #expect(
+            run.stdout == """
+                ID  KIND                FAMILY       APP                    EXTENSION
+                w1  BirthdayHomeWidget  systemSmall  com.birthdayreminders  com.birthdayreminders.widget
+
+                """)
+        #expect(server.requests.first?.params == ["app": "com.birthdayreminders"])
+    }
+
+    @Test("events --json prints one JSON line per notice; a closed stream exits 69")
+    func eventsJSON() throws {
+        let server = try FakeControlServer { request in
+            [.reply(request.id, SubscribeResult()), .notice(.started), .notice(.deferred), .close]
+        }
+        defer { server.stop() }
+        let run = try CLI.run(["events", "--json", "--socket", server.path])
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let notices = try lines.map { try WireCoding.decode(HostNotice.self, from: Data($0.utf8)) }
+        #expect(notices == [.started, .deferred])
+        #expect(run.status == 69)
+        #expect(run.stderr == "widgethost: widgethostd at \(server.path) closed the event stream (it stopped or restarted)\n")
+    }
+
+    @Test("events prints one readable line per notice")
+    func eventsText() throws {
+        let server = try FakeControlServer { request in
+            [.reply(request.id, SubscribeResult()), .notice(.started), .notice(.deferred), .notice(.finished), .close]
+        }
+        defer { server.stop() }
+        let run = try CLI.run(["events", "--socket", server.path])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("08:01:00  reloadStarted    w1 BirthdayHomeWidget  budgeted"))
+        #expect(lines[1].hasSuffix("until 08:06:00 (minInterval)"))
+        #expect(lines[2].hasSuffix("success 12 ms 4.0 MiB"))
+    }
+
+    @Test("extensions lists loaded bundles with kinds and skipped ones with the reason")
+    func extensions() throws {
+        let result = ExtensionsResult(
+            loaded: [
+                LoadedExtension(
+                    id: "com.birthdayreminders.widget", app: "com.birthdayreminders", displayName: "Birthday Reminders",
+                    path: "/usr/lib/widgethost/plugins/BirthdayReminders.appex",
+                    appGroups: ["group.com.birthdayreminders"],
+                    widgets: [
+                        WidgetDescriptor(
+                            kind: "BirthdayHomeWidget", displayName: "Birthdays", description: "Upcoming birthdays",
+                            supportedFamilies: [.systemSmall, .systemMedium])
+                    ])
+            ],
+            skipped: [SkippedBundle(path: "/etc/widgethost/plugins.d/Broken.appex", reason: "Info.plist is missing")])
+        let server = try FakeControlServer { request in [.reply(request.id, result)] }
+        defer { server.stop() }
+        let run = try CLI.run(["extensions", "--socket", server.path])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("com.birthdayreminders.widget  Birthday Reminders  (app com.birthdayreminders)"))
+        #expect(run.stdout.contains("BirthdayHomeWidget  systemSmall, systemMedium  Birthdays"))
+        #expect(run.stdout.contains("Skipped 1 bundle:"))
+        #expect(run.stdout.contains("Info.plist is missing"))
+        #expect(server.requests.first?.params == nil)
+    }
+}
+
+// MARK: - Running the binary
+
+struct CLIRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum CLI {
+    /// The `widgethost` built beside the test bundle, else under the package's .build/debug.
+    static let binary: URL? = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("widgethost")
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let underBuild = packageRoot.appendingPathComponent(".build/debug/widgethost")
+        return [beside, underBuild].first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    /// Runs the CLI with a clean environment (TZ=UTC so times are predictable) and waits.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+        let binary = try #require(binary, "widgethost is not built; run `swift build --build-tests` first")
+        let directory = try TemporaryDirectory()
+        let stdoutPath = directory.path + "/stdout", stderrPath = directory.path + "/stderr"
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "TZ": "UTC", "COLUMNS": "80"]
+        base.merge(environment) { _, new in new }
+        process.environment = base
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("widgethost \(arguments.joined(separator: " ")) did not exit within 20 s")
+        }
+        process.waitUntilExit()
+        try stdout.close()
+        try stderr.close()
+        return CLIRun(
+            status: process.terminationStatus,
+            stdout: try String(contentsOfFile: stdoutPath, encoding: .utf8),
+            stderr: try String(contentsOfFile: stderrPath, encoding: .utf8))
+    }
+}
+
+// MARK: - Fixtures
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+extension ReloadResult {
+    static let sample = ReloadResult(outcomes: [
+        WidgetReloadOutcome(id: "w1", kind: "BirthdayHomeWidget", outcome: .started, budgeted: true),
+        WidgetReloadOutcome(
+            id: "w3", kind: "BirthdayHomeWidget", outcome: .deferred, budgeted: true,
+            until: RFC3339.parse("2026-02-15T08:05:00Z")!, reason: .minInterval),
+    ])
+}
+
+extension StatusResult {
+    static let sample: StatusResult = {
+        let started = RFC3339.parse("2026-02-15T08:00:00Z")!
+        let entry = TimelineEntryPayload(date: started, content: ["names": ["Ada Lovelace"]])
+        let w1 = WidgetStatus(
+            widget: .birthday,
+            addedAt: RFC3339.parse("2026-02-15T07:00:00Z")!,
+            budget: BudgetStatus(
+                used: 1, limit: 70, engagement: 1, views: 0, learning: true, pinned: false, enforced: true,
+                ledger: [started], nextFreeSlot: .t0),
+            nextReload: NextReload(at: RFC3339.parse("2026-02-16T00:00:00Z")!, cause: "policy", budgeted: true),
+            reloadRunning: false,
+            lastOutcome: LastOutcome(
+                result: .success, startedAt: started, finishedAt: started + 0.012, peakFootprintBytes: 4 * 1_048_576,
+                detail: nil),
+            currentEntry: CurrentEntry(source: .timeline, entry: entry),
+            policy: .after(RFC3339.parse("2026-02-16T00:00:00Z")!),
+            staleSince: nil, staleSeconds: 0,
+            backoff: BackoffStatus(consecutiveFailures: 0, until: nil),
+            diagnostics: [])
+        let w3 = WidgetStatus(
+            widget: WidgetInfo(
+                id: "w3", kind: "BirthdayHomeWidget", family: .systemMedium, app: "com.birthdayreminders",
+                extension: "com.birthdayreminders.widget"),
+            addedAt: RFC3339.parse("2026-02-14T07:00:00Z")!,
+            budget: BudgetStatus(
+                used: 70, limit: 70, engagement: 1, views: 12, learning: false, pinned: false, enforced: true,
+                ledger: [], nextFreeSlot: .t0 + 3600),
+            nextReload: NextReload(
+                at: RFC3339.parse("2026-02-15T08:05:00Z")!, cause: "requested", budgeted: true, deferredBy: .minInterval),
+            reloadRunning: false,
+            lastOutcome: nil,
+            currentEntry: CurrentEntry(source: .placeholder, entry: nil),
+            policy: nil,
+            staleSince: .t0 - 240, staleSeconds: 240,
+            backoff: BackoffStatus(consecutiveFailures: 0, until: nil),
+            diagnostics: [])
+        return StatusResult(now: .t0, widgets: [w1, w3])
+    }()
+}
