@@ -19,6 +19,8 @@ public struct DaemonOptions: Sendable {
     public var bootIDPath = "/proc/sys/kernel/random/boot_id"
     /// A listening socket handed over by systemd (socket activation), instead of binding.
     public var listenDescriptor: CInt?
+    /// The time-zone file watched for significant time changes (a test points this at its own file).
+    public var localtimePath = "/etc/localtime"
 
     public init(
         host: HostConfiguration, control: ControlSettings, pluginPaths: [String], appGroupsPath: String,
@@ -43,6 +45,8 @@ public final class Daemon: @unchecked Sendable {
     private var server: ControlServer?
     private let scanBundles: @Sendable () -> (found: [FoundBundle], skipped: [SkippedBundle])
     private let stopped: EventLoopPromise<Void>
+    /// READY/STATUS/RELOADING/STOPPING, the watchdog and the time-change watches.
+    let systemd: SystemdService
 
     /// Loads the persisted state from `store` (refusing an unreadable or newer one) and
     /// prepares everything; nothing runs until `start()`.
@@ -61,6 +65,7 @@ public final class Daemon: @unchecked Sendable {
             ?? WidgetHost(configuration: options.host)
         runtime = HostRuntime(host: host, clock: clock, eventLoop: loop, logger: logger)
         stopped = loop.makePromise()
+        systemd = SystemdService(logger: logger)
         runtime.persist = { scope, host in
             do {
                 try store.write(scope, from: host)
@@ -79,23 +84,28 @@ public final class Daemon: @unchecked Sendable {
 
     /// Loads plugins, tells the core the boot id, and starts serving the socket.
     public func start() throws {
-        try eventLoop.flatSubmit { [self] () -> EventLoopFuture<Void> in
-            rescan().flatMap { _ in
-                self.runtime.apply(.hostStarted(bootID: self.readBootID()))
-                let server = ControlServer(
-                    runtime: self.runtime, settings: self.options.control, logger: self.logger,
-                    rescan: { self.rescan() })
-                self.server = server
-                do {
-                    if let descriptor = self.options.listenDescriptor {
-                        return server.adopt(descriptor: descriptor)
+        do {
+            try eventLoop.flatSubmit { [self] () -> EventLoopFuture<Void> in
+                rescan().flatMap { _ in
+                    self.runtime.apply(.hostStarted(bootID: self.readBootID()))
+                    let server = ControlServer(
+                        runtime: self.runtime, settings: self.options.control, logger: self.logger,
+                        rescan: { self.reload() })
+                    self.server = server
+                    do {
+                        if let descriptor = self.options.listenDescriptor {
+                            return server.adopt(descriptor: descriptor)
+                        }
+                        return try server.bind()
+                    } catch {
+                        return self.eventLoop.makeFailedFuture(error)
                     }
-                    return try server.bind()
-                } catch {
-                    return self.eventLoop.makeFailedFuture(error)
-                }
-            }
-        }.wait()
+                }.map { self.systemd.ready(runtime: self.runtime, localtimePath: self.options.localtimePath) }
+            }.wait()
+        } catch {
+            systemd.notifier.failed(error)
+            throw error
+        }
         logger.notice("widgethostd ready: \(runtime.statusLine)", metadata: ["SOCKET": "\(options.control.socketPath)"])
     }
 
@@ -116,6 +126,17 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// A reload (SIGHUP, `widgethost rescan`): RELOADING=1, rescan, READY=1.
+    func reload() -> EventLoopFuture<ExtensionsResult> {
+        systemd.reloading()
+        return rescan().always { [self] _ in systemd.reloaded(status: runtime.statusLine) }
+    }
+
+    /// SIGTERM and SIGINT stop the daemon, SIGHUP reloads it. Call after `start()`.
+    public func handleSignals() {
+        systemd.handleSignals(on: eventLoop, stop: { self.stop() }, reload: { _ = self.reload() })
+    }
+
     /// Blocks until `stop()`.
     public func wait() throws {
         try stopped.futureResult.wait()
@@ -124,8 +145,10 @@ public final class Daemon: @unchecked Sendable {
     /// Stops accepting, stops extensions, and lets `wait()` return.
     public func stop() {
         eventLoop.execute { [self] in
+            systemd.stopping()
             server?.close()
             runtime.shutdown()
+            systemd.stopped()
             stopped.succeed(())
         }
     }

@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+import NIOCore
+
+/// A change of time that is not time passing: WidgetKit's "significant time change".
+public enum TimeChange: String, Sendable, Hashable, Comparable {
+    /// The wall clock was set (a jump forwards or backwards).
+    case clockSet
+    /// The system time zone changed (`/etc/localtime`).
+    case timeZone
+
+    public static func < (lhs: TimeChange, rhs: TimeChange) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Watches for wall-clock sets (`ClockSetTimer`) and time-zone changes (`TimeZoneWatch`)
+/// and reports them on the runtime's event loop, one report per burst: replacing
+/// `/etc/localtime` is several file events, and an NTP step may come with a zone change.
+/// The descriptors are read by Dispatch read sources on a private queue, which hop to the
+/// loop; nothing here polls.
+public final class TimeChangeMonitor: @unchecked Sendable {
+    private let eventLoop: any EventLoop
+    private let settle: TimeAmount
+    private let report: ([TimeChange]) -> Void
+    private let queue = DispatchQueue(label: "widgethost.time-changes")
+    // On `queue`:
+    private var clockTimer: ClockSetTimer?
+    private var zoneWatch: TimeZoneWatch?
+    private var sources: [any DispatchSourceRead] = []
+    // On the event loop:
+    private var pending: Set<TimeChange> = []
+    private var delivery: Scheduled<Void>?
+
+    /// - Parameters:
+    ///   - localtimePath: the zone file to watch (`/etc/localtime`; tests pass a temporary one).
+    ///   - watchClock: whether to watch for clock sets (tests of the zone path turn it off).
+    ///   - settle: how long to gather events of one burst before reporting.
+    ///   - report: called on `eventLoop` with the changes of one burst, sorted.
+    public init(
+        localtimePath: String = "/etc/localtime", watchClock: Bool = true, on eventLoop: any EventLoop,
+        settle: TimeAmount = .milliseconds(100), report: @escaping ([TimeChange]) -> Void
+    ) throws {
+        self.eventLoop = eventLoop
+        self.settle = settle
+        self.report = report
+        clockTimer = watchClock ? try ClockSetTimer() : nil
+        zoneWatch = try TimeZoneWatch(localtimePath: localtimePath)
+    }
+
+    /// Starts reading the descriptors.
+    public func start() {
+        queue.sync {
+            if let timer = clockTimer {
+                addSource(timer.descriptor) { [self] in
+                    do {
+                        if try clockTimer?.read() != ClockSetTimer.ReadOutcome.nothing { noted(.clockSet) }
+                    } catch {
+                        noted(.clockSet)  // re-arming failed; report the set we saw, the next read retries
+                    }
+                }
+            }
+            if let watch = zoneWatch {
+                addSource(watch.descriptor) { [self] in
+                    if (try? zoneWatch?.read()) ?? true { noted(.timeZone) }
+                }
+            }
+        }
+    }
+
+    /// Stops watching and closes the descriptors; nothing is reported afterwards.
+    public func stop() {
+        queue.sync {
+            for source in sources { source.cancel() }
+            sources = []
+        }
+        eventLoop.execute { [self] in
+            delivery?.cancel()
+            delivery = nil
+            pending = []
+        }
+    }
+
+    private func addSource(_ descriptor: CInt, handler: @escaping @Sendable () -> Void) {
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler(handler: handler)
+        // The descriptor is closed only once the source no longer watches it.
+        source.setCancelHandler { [self] in
+            if descriptor == clockTimer?.descriptor { clockTimer = nil }
+            if descriptor == zoneWatch?.descriptor { zoneWatch = nil }
+        }
+        sources.append(source)
+        source.activate()
+    }
+
+    /// Called on `queue`; gathers the burst on the loop and reports it once it settles.
+    private func noted(_ change: TimeChange) {
+        if change == .timeZone { Self.reloadTimeZone() }
+        eventLoop.execute { [self] in
+            pending.insert(change)
+            guard delivery == nil else { return }
+            delivery = eventLoop.scheduleTask(in: settle) { [self] in
+                let changes = pending.sorted()
+                pending = []
+                delivery = nil
+                if !changes.isEmpty { report(changes) }
+            }
+        }
+    }
+
+    /// Makes this process see the new zone: the C library and Foundation cache it.
+    static func reloadTimeZone() {
+        tzset()
+        NSTimeZone.resetSystemTimeZone()
+    }
+}
