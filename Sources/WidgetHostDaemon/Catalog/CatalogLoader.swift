@@ -28,7 +28,8 @@ struct CatalogLoader {
         var launches: [String: ExtensionLaunch]
     }
 
-    func load(found: [FoundBundle], skipped: [SkippedBundle], on eventLoop: any EventLoop) -> EventLoopFuture<Loaded> {
+    func load(found: [FoundBundle], skipped: [SkippedBundle], in table: ProcessTable) -> EventLoopFuture<Loaded> {
+        let eventLoop = table.eventLoop
         var skippedBefore = skipped
         var ready: [(FoundBundle, ExtensionLaunch)] = []
         for bundle in found {
@@ -41,7 +42,7 @@ struct CatalogLoader {
         }
         let skippedEarly = skippedBefore
         let probes = ready.map { bundle, launch in
-            InitializeProbe.run(launch, on: eventLoop).map { (bundle, launch, $0) }
+            InitializeProbe.run(launch, in: table).map { (bundle, launch, $0) }
         }
         return EventLoopFuture.whenAllSucceed(probes, on: eventLoop).map { results in
             var launches: [String: ExtensionLaunch] = [:]

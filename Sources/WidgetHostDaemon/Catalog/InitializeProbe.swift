@@ -7,7 +7,8 @@ import WidgetHostProtocol
 enum InitializeProbe {
     static let timeout = TimeAmount.seconds(5)
 
-    static func run(_ launch: ExtensionLaunch, on eventLoop: any EventLoop) -> EventLoopFuture<Result<InitializeResult, ProbeFailure>> {
+    static func run(_ launch: ExtensionLaunch, in table: ProcessTable) -> EventLoopFuture<Result<InitializeResult, ProbeFailure>> {
+        let eventLoop = table.eventLoop
         eventLoop.preconditionInEventLoop()
         let promise = eventLoop.makePromise(of: Result<InitializeResult, ProbeFailure>.self)
         var answered = false
@@ -19,7 +20,7 @@ enum InitializeProbe {
             promise.succeed(result)
         }
         do {
-            process = try ExtensionProcess.start(launch, maxLineBytes: 1024 * 1024, on: eventLoop) { event in
+            process = try ExtensionProcess.start(launch, maxLineBytes: 1024 * 1024, in: table) { event in
                 switch event {
                 case .line(.message(.response(.string("initialize"), let result)), _):
                     do {

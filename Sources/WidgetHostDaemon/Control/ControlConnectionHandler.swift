@@ -66,6 +66,14 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
+    /// A client that sends requests without reading the replies stops being read until it
+    /// catches up, so its replies never pile up without bound.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        context.channel.setOption(.autoRead, value: context.channel.isWritable).whenComplete { _ in }
+        if context.channel.isWritable { context.read() }
+        context.fireChannelWritabilityChanged()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         context.close(promise: nil)
     }

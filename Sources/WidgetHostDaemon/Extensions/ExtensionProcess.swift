@@ -32,6 +32,7 @@ final class ExtensionProcess: @unchecked Sendable {
     let launch: ExtensionLaunch
     let pid: pid_t
     let eventLoop: any EventLoop
+    private let table: ProcessTable
     private let onEvent: (ExtensionProcessEvent) -> Void
     private var stdin: (any Channel)?
     private var exitStatus: ExitStatus?
@@ -41,24 +42,27 @@ final class ExtensionProcess: @unchecked Sendable {
     private var reapAttempts = 0
 
     private init(
-        launch: ExtensionLaunch, spawned: SpawnedProcess, eventLoop: any EventLoop,
+        launch: ExtensionLaunch, spawned: SpawnedProcess, table: ProcessTable,
         onEvent: @escaping (ExtensionProcessEvent) -> Void
     ) {
         self.launch = launch
         self.pid = spawned.pid
-        self.eventLoop = eventLoop
+        self.eventLoop = table.eventLoop
+        self.table = table
         self.onEvent = onEvent
     }
 
     /// Starts the process and wires its pipes into the event loop.
     static func start(
-        _ launch: ExtensionLaunch, maxLineBytes: Int, on eventLoop: any EventLoop,
+        _ launch: ExtensionLaunch, maxLineBytes: Int, in table: ProcessTable,
         onEvent: @escaping (ExtensionProcessEvent) -> Void
     ) throws(SpawnError) -> ExtensionProcess {
+        let eventLoop = table.eventLoop
         eventLoop.preconditionInEventLoop()
         let spawned = try ProcessSpawner.spawn(
             executable: launch.executable, environment: launch.environment)
-        let process = ExtensionProcess(launch: launch, spawned: spawned, eventLoop: eventLoop, onEvent: onEvent)
+        let process = ExtensionProcess(launch: launch, spawned: spawned, table: table, onEvent: onEvent)
+        table.add(process)
         let stdoutFuture = NIOPipeBootstrap(group: eventLoop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -155,6 +159,7 @@ final class ExtensionProcess: @unchecked Sendable {
         // Whatever the process left behind in its group goes with it.
         Glibc.kill(-pid, SIGKILL)
         _ = stdin?.close()
+        table.remove(self)
         onEvent(.exited(status))
     }
 }
@@ -187,7 +192,14 @@ private final class LineReader: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        for frame in framer.finish() { deliver(frame) }
+        let rest = framer.finish()
+        if stream == .stderr {
+            for frame in rest { deliver(frame) }
+        } else if case .line(let bytes)? = rest.first {
+            // An unterminated last line is what a process leaves when it dies mid-reply;
+            // the exit status says more than the half line would.
+            process.deliver(.stderr("[stdout ended with \(bytes.count) bytes of an unfinished line]"))
+        }
         if stream == .stdout { process.stdoutDidClose() }
         context.fireChannelInactive()
     }

@@ -19,6 +19,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
     let limits: ExtensionLimits
     let logger: Logger
     let footprints = FootprintReader()
+    let processTable: ProcessTable
     /// Called with every event for the core (on the loop).
     var report: (HostEvent) -> Void = { _ in }
 
@@ -31,6 +32,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
         self.eventLoop = eventLoop
         self.limits = limits
         self.logger = logger
+        self.processTable = ProcessTable(eventLoop: eventLoop)
     }
 
     /// Bundles that can be started, by bundle id (after a scan).
@@ -90,9 +92,11 @@ final class ExtensionSupervisor: @unchecked Sendable {
         processes.removeValue(forKey: ext)?.terminate()
     }
 
-    /// Stops everything (shutdown).
-    func stopAll() {
-        for ext in processes.keys.sorted() { terminate(ext) }
+    /// Stops every process this daemon started, and reaps them all (shutdown).
+    func stopAll() -> EventLoopFuture<Void> {
+        for ext in running.keys.sorted() { finishRunning(ext) }
+        processes.removeAll()
+        return processTable.stopAll()
     }
 
     // MARK: - Processes
@@ -100,7 +104,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
     private func start(_ launch: ExtensionLaunch) throws(SpawnError) -> ExtensionProcess {
         var started: ExtensionProcess?
         let process = try ExtensionProcess.start(
-            launch, maxLineBytes: limits.maxTimelineBytes + 64 * 1024, on: eventLoop
+            launch, maxLineBytes: limits.maxTimelineBytes + 64 * 1024, in: processTable
         ) { [weak self] event in
             guard let self, let started else { return }
             self.handle(event, from: started)
@@ -165,7 +169,12 @@ final class ExtensionSupervisor: @unchecked Sendable {
                 "extension answered initialize with an error: \(error.message)", metadata: ["EXTENSION": "\(ext)"])
         case .message(.response(let id, let result)):
             guard let entry else {
-                logger.warning("reply with id \(id) while no request was running", metadata: ["EXTENSION": "\(ext)"])
+                // A second reply, or one nobody asked for: the process is out of step with the
+                // protocol, and its next stray line would be charged to the next request.
+                logger.warning(
+                    "reply with id \(id) while no request was running; stopping the extension",
+                    metadata: ["EXTENSION": "\(ext)"])
+                processes.removeValue(forKey: ext)?.kill()
                 return
             }
             guard id == .number(entry.request.id.value) else {

@@ -115,7 +115,7 @@ public final class Daemon: @unchecked Sendable {
         let (found, skipped) = scanBundles()
         let loader = CatalogLoader(
             appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment)
-        return loader.load(found: found, skipped: skipped, on: eventLoop).map { [self] loaded in
+        return loader.load(found: found, skipped: skipped, in: runtime.supervisor.processTable).map { [self] loaded in
             runtime.supervisor.setLaunches(loaded.launches)
             runtime.catalog = loaded.result
             runtime.apply(.catalogChanged(loaded.descriptors))
@@ -142,14 +142,15 @@ public final class Daemon: @unchecked Sendable {
         try stopped.futureResult.wait()
     }
 
-    /// Stops accepting, stops extensions, and lets `wait()` return.
+    /// Stops accepting, stops every extension and reaps it, then lets `wait()` return.
     public func stop() {
         eventLoop.execute { [self] in
             systemd.stopping()
             server?.close()
-            runtime.shutdown()
-            systemd.stopped()
-            stopped.succeed(())
+            runtime.shutdown().whenComplete { _ in
+                self.systemd.stopped()
+                self.stopped.succeed(())
+            }
         }
     }
 

@@ -157,9 +157,10 @@ public final class HostRuntime: @unchecked Sendable {
         return line
     }
 
-    func shutdown() {
+    /// Stops the timer and every extension; succeeds once all are reaped.
+    func shutdown() -> EventLoopFuture<Void> {
         timer?.cancel()
         timer = nil
-        supervisor.stopAll()
+        return supervisor.stopAll()
     }
 }

@@ -17,6 +17,8 @@ The behaviour comes from the bundle's directory name (`NAME.appex`) or WIDGETHOS
   slow             answers timeline/get after 1.5 s
 Each timeline has one entry at `now` whose content names the fixture, and policy `.never`
 unless WIDGETHOST_FIXTURE_POLICY_MINUTES is set (then `.after(now + N min)`).
+With WIDGETHOST_FIXTURE_GOOD_FIRST=1 the first timeline/get of each process is answered
+properly, so that a widget has a timeline before the misbehaviour starts.
 """
 import json
 import os
@@ -29,6 +31,8 @@ mode = os.environ.get("WIDGETHOST_FIXTURE") or name[:1].lower() + name[1:]
 kind = name[:1].upper() + name[1:] + "Widget"
 out = sys.stdout
 previous_id = None
+timelines_served = 0
+good_first = os.environ.get("WIDGETHOST_FIXTURE_GOOD_FIRST") == "1"
 
 
 def send(message):
@@ -70,6 +74,11 @@ for line in sys.stdin:
         send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}})
         continue
 
+    timelines_served += 1
+    if good_first and timelines_served == 1:
+        previous_id = request_id
+        reply(request_id, timeline(params))
+        continue
     if mode == "sleeper":
         time.sleep(3600)
     elif mode == "allocator":

@@ -57,6 +57,7 @@ final class DaemonFixture: @unchecked Sendable {
 
     deinit {
         daemon.stop()
+        try? daemon.wait()
         daemon.shutdownEventLoop()
         try? FileManager.default.removeItem(atPath: directory)
     }
