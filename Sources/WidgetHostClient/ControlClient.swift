@@ -161,6 +161,15 @@ public final class ControlClient {
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
-        keys.isEmpty ? "(top level)" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        guard !keys.isEmpty else { return "(top level)" }
+        var text = ""
+        for key in keys {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text
     }
 }

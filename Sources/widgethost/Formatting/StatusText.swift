@@ -152,14 +152,19 @@ enum StatusText {
         return text + ": " + Text.json(payload.content)
     }
 
+    /// The ledger's start times, oldest first, wrapped under the value column.
     private static func ledgerText(_ ledger: [Date], time: TimeText) -> String {
-        let shown = ledger.map { time($0) }
         var lines: [String] = []
-        var index = 0
-        while index < shown.count {
-            lines.append(shown[index..<min(index + 8, shown.count)].joined(separator: " "))
-            index += 8
+        var line = ""
+        for start in ledger.map({ time($0) }) {
+            if !line.isEmpty, line.count + 1 + start.count > 72 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + start
         }
-        return lines.joined(separator: "\n" + String(repeating: " ", count: 2 + 14 + 2))
+        lines.append(line)
+        // The detail table indents values by 2 + the longest label ("next free slot") + 2.
+        return lines.joined(separator: "\n" + String(repeating: " ", count: 2 + "next free slot".count + 2))
     }
 }

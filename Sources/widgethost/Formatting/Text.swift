@@ -39,7 +39,7 @@ enum Text {
     }
 
     static func milliseconds(_ value: Double) -> String {
-        value >= 10_000 ? String(format: "%.1f s", value / 1000) : "\(Int(value.rounded())) ms"
+        value >= 1000 ? String(format: "%.1f s", value / 1000) : "\(Int(value.rounded())) ms"
     }
 
     static func mebibytes(_ bytes: Int) -> String {
