@@ -3,7 +3,7 @@ SWIFT ?= swift
 SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd
 BUILD_FLAGS ?=
 
-.PHONY: all deps build plugins test test-core run bench clean check-purity
+.PHONY: all deps build plugins test test-core run bench clean check-purity install
 
 all: build
 
@@ -31,6 +31,17 @@ test: deps check-purity
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@scripts/assemble-plugins.sh
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
+
+# Release binaries (Swift runtime linked in statically, so nothing depends on the toolchain
+# at run time), systemd units, sysusers.d/tmpfiles.d, config, example bundles and docs.
+# `make install PREFIX=/usr DESTDIR=/tmp/stage` for packaging; see docs/operations.md.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BUILD_FLAGS ?= -c release --static-swift-stdlib
+install: plugins
+	$(SWIFT) build $(INSTALL_BUILD_FLAGS) --product widgethostd
+	$(SWIFT) build $(INSTALL_BUILD_FLAGS) --product widgethost
+	@scripts/install.sh "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)"
 
 # Only the core's rules (microseconds each).
 test-core:
