@@ -190,8 +190,8 @@ struct StateStoreTests {
                 == """
                 w1|BirthdayHomeWidget|accessoryInline|2026-02-15T01:00:00Z
                 w2|BirthdayHomeWidget|systemMedium|2026-02-15T02:00:00Z
-                w3|BirthdayLockScreenWidget|accessoryInline|2026-02-15T03:00:00Z
-                """.replacingOccurrences(of: "BirthdayLockScreenWidget", with: "BirthdayHomeWidget"))
+                w3|BirthdayHomeWidget|accessoryInline|2026-02-15T03:00:00Z
+                """)
         #expect(try sqlite3(path, "SELECT boot_id, next_widget_number FROM host") == "8a1c7e2e-7b0f-4c55-9d0c-2f5d5b3e9a41|4")
         #expect(try sqlite3(path, "SELECT json_extract(record, '$.pending.deferredBy') FROM widgets WHERE id = 'w1'") == "minInterval")
         try store.write(host: nil, changed: [], removed: ["w3"])
