@@ -6,8 +6,9 @@
 #
 # BINDIR holds the built widgethostd and widgethost (`make install` passes the release
 # build). PREFIX defaults to /usr/local, DESTDIR (a staging root for packaging) to none.
-# The configuration always goes to /etc/widgethost; an existing widgethost.toml is kept
-# and the new one is installed beside it as widgethost.toml.new.
+# The configuration goes to /etc/widgethost; an existing widgethost.toml is kept
+# and the new one is installed beside it as widgethost.toml.new. SYSCONFDIR (default /etc)
+# moves the configuration elsewhere (tests install under a temporary PREFIX).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +30,7 @@ sysusers="$destdir$prefix/lib/sysusers.d"
 tmpfiles="$destdir$prefix/lib/tmpfiles.d"
 plugins="$destdir$prefix/lib/widgethost/plugins"
 docs="$destdir$prefix/share/doc/widgethost"
-config="$destdir/etc/widgethost"
+config="$destdir${SYSCONFDIR:-/etc}/widgethost"
 
 install -d -m 0755 "$bin" "$units" "$user_units" "$sysusers" "$tmpfiles" "$plugins" "$docs" "$config" \
     "$config/plugins.d"
