@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import NIOCore
+import WidgetHostCore
 import Testing
 @testable import WidgetHostDaemon
 
@@ -161,4 +163,45 @@ func assignments(_ message: String) -> [String: String] {
         result[String(line[..<equals])] = String(line[line.index(after: equals)...])
     }
     return result
+}
+
+/// An in-process daemon built for the systemd tests: one well-behaved fixture extension, a
+/// temporary directory with its own stand-in for /etc/localtime. Not started: a test sets
+/// NOTIFY_SOCKET / WATCHDOG_USEC first (in an exit-test child process, so that no other
+/// test's daemon notifies the same socket).
+final class SystemdDaemonFixture: @unchecked Sendable {
+    let directory: String
+    let daemon: Daemon
+    var socketPath: String { daemon.options.control.socketPath }
+    var localtimePath: String { daemon.options.localtimePath }
+
+    init() throws {
+        directory = try makeShortTemporaryDirectory()
+        let bundle = "\(directory)/plugins/WellBehaved.appex"
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        try "#!/bin/sh\nexec python3 \(fixtureScript) \"$@\"\n".write(
+            toFile: "\(bundle)/WellBehaved", atomically: true, encoding: .utf8)
+        chmod("\(bundle)/WellBehaved", 0o755)
+        let found = [
+            FoundBundle(
+                bundleID: "com.fixture.wellbehaved.widget", app: "com.fixture.wellbehaved", displayName: "WellBehaved",
+                directory: bundle, executable: "\(bundle)/WellBehaved", appGroups: [])
+        ]
+        try FileManager.default.createDirectory(atPath: "\(directory)/etc", withIntermediateDirectories: true)
+        symlink("/usr/share/zoneinfo/UTC", "\(directory)/etc/localtime")
+        try "boot-1\n".write(toFile: "\(directory)/boot_id", atomically: true, encoding: .utf8)
+        var options = DaemonOptions(
+            host: HostConfiguration(), control: ControlSettings(socketPath: "\(directory)/control.sock"),
+            pluginPaths: ["\(directory)/plugins"], appGroupsPath: "\(directory)/AppGroups",
+            statePath: "\(directory)/state")
+        options.bootIDPath = "\(directory)/boot_id"
+        options.localtimePath = "\(directory)/etc/localtime"
+        var logger = Logger(label: "widgethostd-systemd-test")
+        logger.logLevel = .critical
+        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { (found, []) })
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }

@@ -9,8 +9,10 @@ import Foundation
 final class ClockSetTimer {
     /// What one read of the timer meant.
     enum ReadOutcome: Equatable {
-        /// `ECANCELED`: the clock was set. Re-arm.
-        case clockSet
+        /// `ECANCELED`: the clock was set, moving it by `jump` seconds against the monotonic
+        /// clock since the timer was armed (0 when a set kept the time, as NTP's small steps
+        /// nearly do). Re-arm.
+        case clockSet(jump: TimeInterval)
         /// The timer expired (only if the clock reached the end of time). Re-arm.
         case expired(count: UInt64)
         /// `EAGAIN`: nothing happened.
@@ -18,6 +20,8 @@ final class ClockSetTimer {
     }
 
     let descriptor: CInt
+    /// Wall clock minus monotonic clock when the timer was last armed.
+    private var offsetAtArm: TimeInterval = 0
 
     init() throws {
         descriptor = timerfd_create(CLOCK_REALTIME, CInt(TFD_NONBLOCK | TFD_CLOEXEC))
@@ -36,6 +40,7 @@ final class ClockSetTimer {
 
     /// Arms the timer at the largest time the kernel accepts, cancelled by any clock set.
     func arm() throws {
+        offsetAtArm = Self.wallClockOffset()
         var spec = itimerspec()
         spec.it_value.tv_sec = Int.max
         guard timerfd_settime(descriptor, CInt(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &spec, nil) == 0 else {
@@ -54,9 +59,19 @@ final class ClockSetTimer {
     func read() throws -> ReadOutcome {
         var expirations: UInt64 = 0
         let count = withUnsafeMutableBytes(of: &expirations) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        let outcome = try Self.interpret(bytesRead: count, errno: count < 0 ? errno : 0, expirations: expirations)
+        var outcome = try Self.interpret(bytesRead: count, errno: count < 0 ? errno : 0, expirations: expirations)
+        if case .clockSet = outcome { outcome = .clockSet(jump: Self.wallClockOffset() - offsetAtArm) }
         if outcome != .nothing { try arm() }
         return outcome
+    }
+
+    /// `CLOCK_REALTIME − CLOCK_MONOTONIC` in seconds: constant while time just passes.
+    static func wallClockOffset() -> TimeInterval {
+        var wall = timespec()
+        var monotonic = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return TimeInterval(wall.tv_sec - monotonic.tv_sec) + TimeInterval(wall.tv_nsec - monotonic.tv_nsec) / 1e9
     }
 
     /// The meaning of one `read(2)` of a timerfd: 8 bytes are an expiration count,
@@ -65,7 +80,7 @@ final class ClockSetTimer {
         if bytesRead == MemoryLayout<UInt64>.size { return .expired(count: expirations) }
         if bytesRead < 0 {
             switch code {
-            case ECANCELED: return .clockSet
+            case ECANCELED: return .clockSet(jump: 0)
             case EAGAIN, EINTR: return .nothing
             default: throw TimeWatchError(call: "read(timerfd)", code: code)
             }

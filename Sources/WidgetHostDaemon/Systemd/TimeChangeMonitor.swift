@@ -20,6 +20,7 @@ public enum TimeChange: String, Sendable, Hashable, Comparable {
 public final class TimeChangeMonitor: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let settle: TimeAmount
+    private let minimumJump: TimeInterval
     private let report: ([TimeChange]) -> Void
     private let queue = DispatchQueue(label: "widgethost.time-changes")
     // On `queue`:
@@ -34,13 +35,17 @@ public final class TimeChangeMonitor: @unchecked Sendable {
     ///   - localtimePath: the zone file to watch (`/etc/localtime`; tests pass a temporary one).
     ///   - watchClock: whether to watch for clock sets (tests of the zone path turn it off).
     ///   - settle: how long to gather events of one burst before reporting.
+    ///   - minimumJump: the smallest clock set (in seconds, either way) that counts; an NTP
+    ///     step of a few milliseconds changes no widget and is not reported.
     ///   - report: called on `eventLoop` with the changes of one burst, sorted.
     public init(
         localtimePath: String = "/etc/localtime", watchClock: Bool = true, on eventLoop: any EventLoop,
-        settle: TimeAmount = .milliseconds(100), report: @escaping ([TimeChange]) -> Void
+        settle: TimeAmount = .milliseconds(100), minimumJump: TimeInterval = 1,
+        report: @escaping ([TimeChange]) -> Void
     ) throws {
         self.eventLoop = eventLoop
         self.settle = settle
+        self.minimumJump = minimumJump
         self.report = report
         clockTimer = watchClock ? try ClockSetTimer() : nil
         zoneWatch = try TimeZoneWatch(localtimePath: localtimePath)
@@ -52,7 +57,11 @@ public final class TimeChangeMonitor: @unchecked Sendable {
             if let timer = clockTimer {
                 addSource(timer.descriptor) { [self] in
                     do {
-                        if try clockTimer?.read() != ClockSetTimer.ReadOutcome.nothing { noted(.clockSet) }
+                        switch try clockTimer?.read() {
+                        case .clockSet(let jump) where abs(jump) >= minimumJump: noted(.clockSet)
+                        case .expired: noted(.clockSet)
+                        default: break
+                        }
                     } catch {
                         noted(.clockSet)  // re-arming failed; report the set we saw, the next read retries
                     }
