@@ -30,13 +30,16 @@ struct TOMLParser {
         }
 
         var origin: Origin
+        /// The keys from the root (or from the inline table) to this table, for messages.
+        var path: [String]
         var line: Int
         var column: Int
         var order: [String] = []
         var entries: [String: Entry] = [:]
 
-        init(origin: Origin, line: Int, column: Int) {
+        init(origin: Origin, path: [String], line: Int, column: Int) {
             self.origin = origin
+            self.path = path
             self.line = line
             self.column = column
         }
@@ -95,7 +98,7 @@ struct TOMLParser {
     // MARK: - Document
 
     mutating func parseDocument() throws(TOMLError) -> TOMLTable {
-        let root = TableNode(origin: .header, line: 1, column: 1)
+        let root = TableNode(origin: .header, path: [], line: 1, column: 1)
         var current = root
         while true {
             skipSpaces()
@@ -140,7 +143,8 @@ struct TOMLParser {
             let name = dotted(path.prefix(position + 1))
             switch table.entries[part.name] {
             case nil:
-                let node = TableNode(origin: .implicit, line: startLine, column: startColumn)
+                let node = TableNode(
+                    origin: .implicit, path: path.prefix(position + 1).map(\.name), line: startLine, column: startColumn)
                 table.add(part.name, .table(node))
                 table = node
             case .table(let node):
@@ -158,7 +162,7 @@ struct TOMLParser {
         let name = dotted(path)
         let existing = table.entries[last.name]
         if isArray {
-            let node = TableNode(origin: .arrayElement, line: startLine, column: startColumn)
+            let node = TableNode(origin: .arrayElement, path: path.map(\.name), line: startLine, column: startColumn)
             switch existing {
             case nil:
                 table.add(last.name, .tables([node], line: startLine, column: startColumn))
@@ -177,7 +181,7 @@ struct TOMLParser {
         }
         switch existing {
         case nil:
-            let node = TableNode(origin: .header, line: startLine, column: startColumn)
+            let node = TableNode(origin: .header, path: path.map(\.name), line: startLine, column: startColumn)
             table.add(last.name, .table(node))
             return node
         case .table(let node) where node.origin == .implicit:
@@ -222,11 +226,13 @@ struct TOMLParser {
 
     private func insert(_ value: TOMLValue, at path: [KeyPart], into root: TableNode) throws(TOMLError) {
         var table = root
+        let full = root.path.map(TOMLValue.key)
         for (position, part) in path.enumerated().dropLast() {
-            let name = dotted(path.prefix(position + 1))
+            let name = (full + path.prefix(position + 1).map { TOMLValue.key($0.name) }).joined(separator: ".")
             switch table.entries[part.name] {
             case nil:
-                let node = TableNode(origin: .dotted, line: part.line, column: part.column)
+                let node = TableNode(
+                    origin: .dotted, path: table.path + [part.name], line: part.line, column: part.column)
                 table.add(part.name, .table(node))
                 table = node
             case .table(let node) where node.origin == .dotted || node.origin == .implicit:
@@ -244,8 +250,9 @@ struct TOMLParser {
         }
         let last = path.last!
         if let entry = table.entries[last.name] {
+            let name = (full + path.map { TOMLValue.key($0.name) }).joined(separator: ".")
             throw error(
-                "duplicate key \(dotted(path)) (first defined at line \(entry.line)); a key is defined once",
+                "duplicate key \(name) (first defined at line \(entry.line)); a key is defined once",
                 line: last.line, column: last.column)
         }
         table.add(last.name, .value(value))
@@ -495,7 +502,7 @@ struct TOMLParser {
         let openLine = line
         let openColumn = column
         advance()
-        let node = TableNode(origin: .dotted, line: openLine, column: openColumn)
+        let node = TableNode(origin: .dotted, path: [], line: openLine, column: openColumn)
         while true {
             try skipBlank()
             switch peek() {
@@ -665,7 +672,7 @@ struct TOMLParser {
             for _ in 0..<count {
                 guard let digit = peek(), digit.properties.isASCIIHexDigit else {
                     throw error(
-                        "\\\(letter) needs exactly \(count) hexadecimal digits, as in \\\(letter)\(String(repeating: "0", count: count - 2))E9",
+                        "\\\(letter) needs exactly \(count) hexadecimal digits, as in \\\(letter)\(String(repeating: "0", count: count - 2))E9; for a backslash itself write \\\\ or use a 'literal string'",
                         line: line, column: escapeColumn)
                 }
                 hex.unicodeScalars.append(digit)
