@@ -194,10 +194,9 @@ struct ConfigReader {
             let sectionKey = prefix + TOMLValue.key(name)
             guard let section = sections.first(where: { $0.name == name }) else {
                 let known = sections.map(\.name)
-                let guess = Self.suggestion(for: name, among: known).map { "did you mean [\(prefix)\($0)]? " } ?? ""
-                throw error(
-                    .unknownKey, value,
-                    "unknown \(value.table == nil ? "key" : "table") \(sectionKey); \(guess)known tables: \(known.joined(separator: ", "))")
+                let list = "nown tables: \(known.joined(separator: ", "))"
+                let rest = Self.suggestion(for: name, among: known).map { "did you mean [\(prefix)\($0)]? K\(list)" } ?? "k\(list)"
+                throw error(.unknownKey, value, "unknown \(value.table == nil ? "key" : "table") \(sectionKey); \(rest)")
             }
             guard let table = value.table else {
                 throw error(
@@ -209,10 +208,11 @@ struct ConfigReader {
                 let key = sectionKey + "." + TOMLValue.key(fieldName)
                 guard let field = fields.first(where: { $0.name == fieldName }) else {
                     let known = fields.map(\.name)
-                    let guess = Self.suggestion(for: fieldName, among: known).map { "did you mean \(sectionKey).\($0)? " } ?? ""
-                    throw error(
-                        .unknownKey, fieldValue,
-                        "unknown key \(key); \(guess)known keys in [\(sectionKey)]: \(known.joined(separator: ", "))")
+                    let list = "nown keys in [\(sectionKey)]: \(known.joined(separator: ", "))"
+                    let rest =
+                        Self.suggestion(for: fieldName, among: known).map { "did you mean \(sectionKey).\($0)? K\(list)" }
+                        ?? "k\(list)"
+                    throw error(.unknownKey, fieldValue, "unknown key \(key); \(rest)")
                 }
                 written[section.name + "." + fieldName] = fieldValue
                 try field.apply(self, &configuration, fieldValue, key)
@@ -492,20 +492,24 @@ struct ConfigReader {
         return scored.min { $0.1 < $1.1 }?.0
     }
 
-    private static func distance(_ a: String, _ b: String) -> Int {
+    /// Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`.
+    static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
         for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
             for j in 1...b.count {
-                current[j] = Swift.min(
-                    previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = Swift.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = Swift.min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[b.count]
+        return d[a.count][b.count]
     }
 }
