@@ -183,9 +183,9 @@ final class SystemdDaemonFixture: @unchecked Sendable {
             toFile: "\(bundle)/WellBehaved", atomically: true, encoding: .utf8)
         chmod("\(bundle)/WellBehaved", 0o755)
         let found = [
-            FoundBundle(
-                bundleID: "com.fixture.wellbehaved.widget", app: "com.fixture.wellbehaved", displayName: "WellBehaved",
-                directory: bundle, executable: "\(bundle)/WellBehaved", appGroups: [])
+            PluginBundle(
+                directory: URL(fileURLWithPath: bundle), bundleID: "com.fixture.wellbehaved.widget",
+                displayName: "WellBehaved", executable: URL(fileURLWithPath: "\(bundle)/WellBehaved"), appGroups: [])
         ]
         try FileManager.default.createDirectory(atPath: "\(directory)/etc", withIntermediateDirectories: true)
         symlink("/usr/share/zoneinfo/UTC", "\(directory)/etc/localtime")
@@ -198,7 +198,7 @@ final class SystemdDaemonFixture: @unchecked Sendable {
         options.localtimePath = "\(directory)/etc/localtime"
         var logger = Logger(label: "widgethostd-systemd-test")
         logger.logLevel = .critical
-        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { (found, []) })
+        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: found) })
     }
 
     deinit {

@@ -3,17 +3,7 @@ import NIOCore
 import WidgetHostCore
 import WidgetHostProtocol
 
-/// A bundle found on disk that passed the bundle checks; `initialize` has not run yet.
-struct FoundBundle: Sendable, Hashable {
-    var bundleID: String
-    var app: String
-    var displayName: String
-    var directory: String
-    var executable: String
-    var appGroups: [String]
-}
-
-/// Turns found bundles into the catalog: prepares each one's environment and app group
+/// Turns the bundles a scan found (`PluginScanner`) into the catalog: prepares each one's environment and app group
 /// containers, runs `initialize` on all of them at once, and reports which loaded.
 struct CatalogLoader {
     var appGroupsPath: String
@@ -28,16 +18,16 @@ struct CatalogLoader {
         var launches: [String: ExtensionLaunch]
     }
 
-    func load(found: [FoundBundle], skipped: [SkippedBundle], in table: ProcessTable) -> EventLoopFuture<Loaded> {
+    func load(found: [PluginBundle], skipped: [SkippedBundle], in table: ProcessTable) -> EventLoopFuture<Loaded> {
         let eventLoop = table.eventLoop
         var skippedBefore = skipped
-        var ready: [(FoundBundle, ExtensionLaunch)] = []
+        var ready: [(PluginBundle, ExtensionLaunch)] = []
         for bundle in found {
             do {
                 let launch = try prepare(bundle)
                 ready.append((bundle, launch))
             } catch {
-                skippedBefore.append(SkippedBundle(path: bundle.directory, reason: "\(error)"))
+                skippedBefore.append(SkippedBundle(path: bundle.directory.path, reason: "\(error)"))
             }
         }
         let skippedEarly = skippedBefore
@@ -54,24 +44,24 @@ struct CatalogLoader {
                 case .success(let initialize) where initialize.widgets.isEmpty:
                     skipped.append(
                         SkippedBundle(
-                            path: bundle.directory,
-                            reason: "\(bundle.executable): initialize listed no widgets; add at least one Widget to the WidgetBundle's body"))
+                            path: bundle.directory.path,
+                            reason: "\(bundle.executable.path): initialize listed no widgets; add at least one Widget to the WidgetBundle's body"))
                 case .success(let initialize):
                     launches[bundle.bundleID] = launch
                     loaded.append(
                         LoadedExtension(
-                            id: bundle.bundleID, app: bundle.app, displayName: bundle.displayName,
-                            path: bundle.directory, appGroups: bundle.appGroups, widgets: initialize.widgets))
+                            id: bundle.bundleID, app: bundle.appID, displayName: bundle.displayName,
+                            path: bundle.directory.path, appGroups: bundle.appGroups, widgets: initialize.widgets))
                     descriptors.append(
                         ExtensionDescriptor(
-                            id: bundle.bundleID, app: bundle.app, displayName: bundle.displayName,
+                            id: bundle.bundleID, app: bundle.appID, displayName: bundle.displayName,
                             widgets: initialize.widgets))
                 case .failure(let failure):
                     skipped.append(
                         SkippedBundle(
-                            path: bundle.directory,
-                            reason: "\(bundle.executable): \(failure.description); run it by hand with "
-                                + "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}' | \(bundle.executable)"))
+                            path: bundle.directory.path,
+                            reason: "\(bundle.executable.path): \(failure.description); run it by hand with "
+                                + "echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}' | \(bundle.executable.path)"))
                 }
             }
             return Loaded(
@@ -83,10 +73,10 @@ struct CatalogLoader {
 
     /// The environment an extension runs with: cleared except PATH, LANG, TZ, plus what
     /// the host sets. Each app group it is entitled to gets a container directory.
-    func prepare(_ bundle: FoundBundle) throws -> ExtensionLaunch {
+    func prepare(_ bundle: PluginBundle) throws -> ExtensionLaunch {
         var environment = inheritedEnvironment.filter { ["PATH", "LANG", "TZ"].contains($0.key) }
         if environment["PATH"] == nil { environment["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
-        environment["WIDGETHOST_BUNDLE"] = bundle.directory
+        environment["WIDGETHOST_BUNDLE"] = bundle.directory.path
         var groups: [String] = []
         for group in bundle.appGroups.sorted() {
             let container = (appGroupsPath as NSString).appendingPathComponent(group)
@@ -97,7 +87,7 @@ struct CatalogLoader {
         environment["WIDGETHOST_APP_GROUPS"] = groups.joined(separator: ":")
         environment.merge(extraEnvironment) { _, extra in extra }
         return ExtensionLaunch(
-            bundleID: bundle.bundleID, executable: bundle.executable, directory: bundle.directory,
+            bundleID: bundle.bundleID, executable: bundle.executable.path, directory: bundle.directory.path,
             environment: environment)
     }
 }

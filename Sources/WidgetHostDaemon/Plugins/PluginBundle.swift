@@ -1,4 +1,5 @@
 import Foundation
+import WidgetHostCore
 
 /// An extension bundle on disk that passed every check: `NAME.appex/` with `Info.plist`,
 /// the executable `CFBundleExecutable` names, and optionally `NAME.entitlements`.
@@ -43,8 +44,7 @@ public struct PluginBundle: Sendable, Hashable {
 
     /// `com.birthdayreminders.widget` → `com.birthdayreminders`.
     public static func appID(ofBundleID bundleID: String) -> String {
-        guard let dot = bundleID.lastIndex(of: ".") else { return bundleID }
-        return String(bundleID[..<dot])
+        ExtensionDescriptor.appID(forExtension: bundleID)
     }
 
     /// Reads and checks the bundle at `directory`; the problem names the file and the fix.

@@ -96,19 +96,3 @@ public enum PluginScanner {
         return scan
     }
 }
-
-// The daemon's catalog loader takes found bundles.
-extension PluginBundle {
-    var found: FoundBundle {
-        FoundBundle(
-            bundleID: bundleID, app: appID, displayName: displayName, directory: directory.path,
-            executable: executable.path, appGroups: appGroups)
-    }
-}
-
-extension PluginScan {
-    /// What `Daemon`'s `scanBundles` closure returns.
-    var catalogInput: (found: [FoundBundle], skipped: [SkippedBundle]) {
-        (bundles.map(\.found), skipped)
-    }
-}

@@ -43,7 +43,7 @@ public final class Daemon: @unchecked Sendable {
     let group: MultiThreadedEventLoopGroup
     let runtime: HostRuntime
     private var server: ControlServer?
-    private let scanBundles: @Sendable () -> (found: [FoundBundle], skipped: [SkippedBundle])
+    private let scanBundles: @Sendable () -> PluginScan
     private let stopped: EventLoopPromise<Void>
     /// READY/STATUS/RELOADING/STOPPING, the watchdog and the time-change watches.
     let systemd: SystemdService
@@ -52,7 +52,7 @@ public final class Daemon: @unchecked Sendable {
     /// prepares everything; nothing runs until `start()`.
     init(
         options: DaemonOptions, store: any StateStore, clock: any HostClock = WallClock(), logger: Logger,
-        scanBundles: @escaping @Sendable () -> (found: [FoundBundle], skipped: [SkippedBundle])
+        scanBundles: @escaping @Sendable () -> PluginScan
     ) throws(StateError) {
         self.options = options
         self.logger = logger
@@ -78,6 +78,13 @@ public final class Daemon: @unchecked Sendable {
         if let state {
             logger.info("restored \(state.widgets.count) widget(s) from \(options.statePath)")
         }
+    }
+
+    /// The daemon as widgethostd runs it: plugins from `options.pluginPaths`, the wall clock.
+    public static func make(options: DaemonOptions, store: any StateStore, logger: Logger) throws(StateError) -> Daemon {
+        try Daemon(
+            options: options, store: store, logger: logger,
+            scanBundles: { PluginScanner.scan(paths: options.pluginPaths) })
     }
 
     var eventLoop: any EventLoop { runtime.eventLoop }
@@ -112,10 +119,11 @@ public final class Daemon: @unchecked Sendable {
     /// Rescans the plugin directories and runs `initialize` on every bundle found.
     func rescan() -> EventLoopFuture<ExtensionsResult> {
         eventLoop.preconditionInEventLoop()
-        let (found, skipped) = scanBundles()
+        let scan = scanBundles()
+        for warning in scan.warnings + scan.notes { logger.notice("\(warning)") }
         let loader = CatalogLoader(
             appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment)
-        return loader.load(found: found, skipped: skipped, in: runtime.supervisor.processTable).map { [self] loaded in
+        return loader.load(found: scan.bundles, skipped: scan.skipped, in: runtime.supervisor.processTable).map { [self] loaded in
             runtime.supervisor.setLaunches(loaded.launches)
             runtime.catalog = loaded.result
             runtime.apply(.catalogChanged(loaded.descriptors))

@@ -24,7 +24,7 @@ final class DaemonFixture: @unchecked Sendable {
         environment: [String: String] = [:]
     ) throws {
         directory = try Self.makeTemporaryDirectory()
-        var found: [FoundBundle] = []
+        var found: [PluginBundle] = []
         for name in extensions {
             let bundle = "\(directory)/plugins/\(name).appex"
             try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
@@ -34,9 +34,9 @@ final class DaemonFixture: @unchecked Sendable {
             try wrapper.write(toFile: "\(bundle)/\(name)", atomically: true, encoding: .utf8)
             chmod("\(bundle)/\(name)", 0o755)
             found.append(
-                FoundBundle(
-                    bundleID: "com.fixture.\(name.lowercased()).widget", app: "com.fixture.\(name.lowercased())",
-                    displayName: name, directory: bundle, executable: "\(bundle)/\(name)",
+                PluginBundle(
+                    directory: URL(fileURLWithPath: bundle), bundleID: "com.fixture.\(name.lowercased()).widget",
+                    displayName: name, executable: URL(fileURLWithPath: "\(bundle)/\(name)"),
                     appGroups: ["group.com.fixture.\(name.lowercased())"]))
         }
         var host = HostConfiguration()
@@ -51,7 +51,7 @@ final class DaemonFixture: @unchecked Sendable {
         logger.logLevel = .critical
         let bundles = found
         daemon = try Daemon(
-            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { (bundles, []) })
+            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: bundles) })
         try daemon.start()
     }
 
