@@ -34,8 +34,9 @@ test: deps check-purity
 
 # Release binaries (Swift runtime linked in statically, so nothing depends on the toolchain
 # at run time), systemd units, sysusers.d/tmpfiles.d, config, example bundles and docs.
-# `make install PREFIX=/usr DESTDIR=/tmp/stage` for packaging; see docs/operations.md.
-PREFIX ?= /usr/local
+# PREFIX=/usr by default (the daemon's default plugin path is under it); DESTDIR stages a
+# package: `make install DESTDIR=/tmp/stage`. See docs/operations.md.
+PREFIX ?= /usr
 DESTDIR ?=
 INSTALL_BUILD_FLAGS ?= -c release --static-swift-stdlib
 install: plugins

@@ -5,7 +5,8 @@
 #   scripts/install.sh BINDIR [PREFIX] [DESTDIR]
 #
 # BINDIR holds the built widgethostd and widgethost (`make install` passes the release
-# build). PREFIX defaults to /usr/local, DESTDIR (a staging root for packaging) to none.
+# build). PREFIX defaults to /usr, where widgethostd's default plugins.paths look
+# (/usr/lib/widgethost/plugins); DESTDIR (a staging root for packaging) to none.
 # The configuration goes to /etc/widgethost; an existing widgethost.toml is kept
 # and the new one is installed beside it as widgethost.toml.new. SYSCONFDIR (default /etc)
 # moves the configuration elsewhere (tests install under a temporary PREFIX).
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bindir_in=${1:?usage: scripts/install.sh BINDIR [PREFIX] [DESTDIR]}
-prefix=${2:-/usr/local}
+prefix=${2:-/usr}
 destdir=${3:-}
 
 for tool in widgethostd widgethost; do
@@ -36,9 +37,10 @@ install -d -m 0755 "$bin" "$units" "$user_units" "$sysusers" "$tmpfiles" "$plugi
     "$config/plugins.d"
 install -m 0755 "$bindir_in/widgethostd" "$bindir_in/widgethost" "$bin/"
 
-# The units name /usr/bin/… and /usr/share/doc/…; point them at PREFIX.
+# The units name /usr/bin/…, /usr/lib/widgethost/… and /usr/share/doc/…; point them at PREFIX.
 rewrite() {
-    sed -e "s|/usr/bin/|$prefix/bin/|g" -e "s|/usr/share/doc/|$prefix/share/doc/|g" "$1" > "$2"
+    sed -e "s|/usr/bin/|$prefix/bin/|g" -e "s|/usr/lib/widgethost/|$prefix/lib/widgethost/|g" \
+        -e "s|/usr/share/doc/|$prefix/share/doc/|g" "$1" > "$2"
     chmod 0644 "$2"
 }
 for unit in widgethostd.service widgethostd.socket; do
@@ -70,6 +72,10 @@ for doc in docs/*.md; do
     [ -f "$doc" ] && install -m 0644 "$doc" "$docs/"
 done
 
+if [ "$prefix" != /usr ]; then
+    echo "install: the example bundles are in $prefix/lib/widgethost/plugins; add it to plugins.paths" \
+        "in /etc/widgethost/widgethost.toml (the default looks in /usr/lib/widgethost/plugins)" >&2
+fi
 if [ -z "$destdir" ]; then
     cat >&2 <<EOT
 installed under $prefix. Next:
