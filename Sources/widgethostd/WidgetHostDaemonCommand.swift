@@ -47,6 +47,9 @@ struct WidgetHostDaemonCommand: ParsableCommand {
     @Flag(name: .long, help: "Check the state database and print a report, then exit (0 healthy, 1 not).")
     var stateCheck = false
 
+    @Option(name: .long, help: ArgumentHelp("Where the boot id is read (tests simulate a reboot).", visibility: .hidden))
+    var bootIdFile: String?
+
     func run() throws {
         // Before any thread or child exists (sd_listen_fds(3)).
         let listenDescriptor: CInt?
@@ -68,6 +71,7 @@ struct WidgetHostDaemonCommand: ParsableCommand {
 
         var options = configuration.daemonOptions
         options.listenDescriptor = listenDescriptor
+        if let bootIdFile { options.bootIDPath = bootIdFile }
         let daemon: Daemon
         let lock: StateDirectoryLock
         do {

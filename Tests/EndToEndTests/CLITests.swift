@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import WidgetHostProtocol
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension Tag {
     /// Tests that run the built `widgethost` binary as a process.
     @Tag static var cliProcess: Self
@@ -262,6 +266,22 @@ struct CLITests {
         #expect(lines[2].hasSuffix("reloadFinished   w1 BirthdayHomeWidget  success 12 ms 4.0 MiB"))
     }
 
+    @Test("events runs until interrupted, then exits 0")
+    func eventsUntilInterrupted() throws {
+        let server = try FakeControlServer { request in
+            [.reply(request.id, SubscribeResult()), .notice(.started), .pause(.seconds(30))]
+        }
+        defer { server.stop() }
+        let running = try CLI.start(["events", "--socket", server.path])
+        let deadline = Date().addingTimeInterval(10)
+        while running.stdout.isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(running.stdout.contains("reloadStarted"))
+        running.process.interrupt()
+        let run = running.wait()
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+    }
+
     @Test("extensions lists loaded bundles with kinds and skipped ones with the reason")
     func extensions() throws {
         let result = ExtensionsResult(
@@ -310,6 +330,11 @@ enum CLI {
 
     /// Runs the CLI with a clean environment (TZ=UTC so times are predictable) and waits.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+        try start(arguments, environment: environment).wait()
+    }
+
+    /// Starts the CLI; its output goes to files that can be read while it runs.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningCLI {
         let binary = try #require(binary, "widgethost is not built; run `swift build --build-tests` first")
         let directory = try TemporaryDirectory()
         let stdoutPath = directory.path + "/stdout", stderrPath = directory.path + "/stderr"
@@ -317,6 +342,10 @@ enum CLI {
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let stdout = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         let stderr = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        defer {
+            try? stdout.close()
+            try? stderr.close()
+        }
 
         let process = Process()
         process.executableURL = binary
@@ -328,19 +357,28 @@ enum CLI {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        return RunningCLI(process: process, directory: directory, arguments: arguments)
+    }
+}
+
+struct RunningCLI {
+    let process: Process
+    let directory: TemporaryDirectory
+    let arguments: [String]
+
+    var stdout: String { (try? String(contentsOfFile: directory.path + "/stdout", encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: directory.path + "/stderr", encoding: .utf8)) ?? "" }
+
+    /// Waits for the process to exit (killing it after 20 s, which fails the test).
+    func wait() -> CLIRun {
         let deadline = Date().addingTimeInterval(20)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             Issue.record("widgethost \(arguments.joined(separator: " ")) did not exit within 20 s")
         }
         process.waitUntilExit()
-        try stdout.close()
-        try stderr.close()
-        return CLIRun(
-            status: process.terminationStatus,
-            stdout: try String(contentsOfFile: stdoutPath, encoding: .utf8),
-            stderr: try String(contentsOfFile: stderrPath, encoding: .utf8))
+        return CLIRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 }
 

@@ -11,37 +11,86 @@ import Glibc
 /// if the docs stop being enough to write an extension, this test fails.
 final class RealDaemon: @unchecked Sendable {
     let directory: String
-    let process: Process
+    private(set) var process: Process
+    private let arguments: [String]
     var socket: String { directory + "/s.sock" }
+    var bootIDFile: String { directory + "/boot_id" }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    static let fixtureScript = packageRoot.appendingPathComponent("Tests/Fixtures/Extensions/extension.py").path
 
-    init(extraPluginPaths: [String] = []) throws {
+    /// `config`: the text of a config file (optional). `fixtures`: bundle names served by
+    /// Tests/Fixtures/Extensions/extension.py, besides the two docs extensions.
+    init(config: String? = nil, fixtures: [String] = [], extraPluginPaths: [String] = []) throws {
         var template = Array("/tmp/whe-XXXXXX".utf8CString)
         directory = String(cString: try #require(mkdtemp(&template)))
         try Self.writeDocsExtension(into: directory + "/plugins/PyClock.appex", bundleID: "org.example.pyclock.widget")
         try Self.writeDocsExtension(into: directory + "/plugins/OtherClock.appex", bundleID: "org.other.clock.widget", kind: "OtherClock")
-        let daemon = Self.packageRoot.appendingPathComponent(".build/debug/widgethostd")
-        try #require(FileManager.default.isExecutableFile(atPath: daemon.path), "widgethostd is not built")
-        process = Process()
-        process.executableURL = daemon
-        process.arguments = [
-            "--socket", socket, "--state", directory + "/state",
+        for name in fixtures { try Self.writeFixture(name, into: directory + "/plugins") }
+        try "boot-1\n".write(toFile: directory + "/boot_id", atomically: true, encoding: .utf8)
+        var arguments = [
+            "--socket", directory + "/s.sock", "--state", directory + "/state",
             "--plugins", ([directory + "/plugins"] + extraPluginPaths).joined(separator: ","),
-            "--app-groups", directory + "/groups",
+            "--app-groups", directory + "/groups", "--boot-id-file", directory + "/boot_id",
         ]
-        process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC"]
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let ready = Date().addingTimeInterval(20)
-        while Date() < ready, (try? ControlClient(socketPath: socket)) == nil { usleep(20_000) }
+        if let config {
+            try config.write(toFile: directory + "/widgethost.toml", atomically: true, encoding: .utf8)
+            arguments += ["--config", directory + "/widgethost.toml"]
+        }
+        self.arguments = arguments
+        process = Process()
+        try start()
     }
 
     deinit {
         process.terminate()
         process.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Starts widgethostd and waits until its socket answers.
+    func start() throws {
+        let daemon = Self.packageRoot.appendingPathComponent(".build/debug/widgethostd")
+        try #require(FileManager.default.isExecutableFile(atPath: daemon.path), "widgethostd is not built")
+        process = Process()
+        process.executableURL = daemon
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC"]
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let ready = Date().addingTimeInterval(20)
+        while Date() < ready, (try? ControlClient(socketPath: socket)) == nil { usleep(10_000) }
+    }
+
+    /// kill -9, as a power cut of the process would.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// A bundle whose executable is the fixture extension (behaviour from its name).
+    static func writeFixture(_ name: String, into plugins: String) throws {
+        let bundle = plugins + "/\(name).appex"
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        try "#!/bin/sh\nexec python3 \(fixtureScript) \"$@\"\n".write(
+            toFile: bundle + "/\(name)", atomically: true, encoding: .utf8)
+        chmod(bundle + "/\(name)", 0o755)
+        _ = FileManager.default.createFile(atPath: bundle + "/.log-requests", contents: nil)
+        try plist(bundleID: "com.fixture.\(name.lowercased()).widget", executable: name).write(
+            toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
+    }
+
+    static func plist(bundleID: String, executable: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>CFBundleIdentifier</key><string>\(bundleID)</string>
+        <key>CFBundleExecutable</key><string>\(executable)</string>
+        <key>CFBundleDisplayName</key><string>\(executable)</string>
+        <key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.widgetkit-extension</string></dict>
+        </dict></plist>
+        """
     }
 
     func cli(_ arguments: String...) throws -> CLIRun {
@@ -58,16 +107,8 @@ final class RealDaemon: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         try script.write(toFile: bundle + "/clock.py", atomically: true, encoding: .utf8)
         chmod(bundle + "/clock.py", 0o755)
-        let plist = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0"><dict>
-            <key>CFBundleIdentifier</key><string>\(bundleID)</string>
-            <key>CFBundleExecutable</key><string>clock.py</string>
-            <key>CFBundleDisplayName</key><string>Clock</string>
-            <key>NSExtension</key><dict><key>NSExtensionPointIdentifier</key><string>com.apple.widgetkit-extension</string></dict>
-            </dict></plist>
-            """
-        try plist.write(toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
+        try plist(bundleID: bundleID, executable: "clock.py").write(
+            toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
     }
 }
 

@@ -35,6 +35,9 @@ timelines_served = 0
 good_first = os.environ.get("WIDGETHOST_FIXTURE_GOOD_FIRST") == "1"
 
 
+request_log = os.path.join(bundle, "requests.log") if os.path.exists(os.path.join(bundle, ".log-requests")) else None
+
+
 def send(message):
     out.write(json.dumps(message) + "\n")
     out.flush()
@@ -62,6 +65,9 @@ def timeline(params):
 for line in sys.stdin:
     request = json.loads(line)
     request_id, method = request.get("id"), request.get("method")
+    if request_log:
+        with open(request_log, "a") as log:
+            log.write(method + "\n")
     params = request.get("params") or {}
     if method == "initialize":
         reply(request_id, {"widgets": [{"kind": kind, "displayName": name, "description": "fixture " + mode,
