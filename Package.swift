@@ -66,10 +66,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The budget-exhaustion harness: the same core on a virtual clock (`widgethost simulate`).
+        .target(
+            name: "WidgetHostHarness",
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostDaemon"],
+            swiftSettings: strict
+        ),
+        // `widgethost doctor`: checks one extension bundle against the pitfalls, without a daemon.
+        .target(
+            name: "WidgetHostDoctor",
+            dependencies: ["WidgetHostProtocol", "WidgetHostDaemon"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "WidgetHostProtocol", "WidgetHostClient",
+                "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostDoctor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -116,6 +128,16 @@ let package = Package(
         .testTarget(
             name: "WidgetHostDaemonTests",
             dependencies: ["WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostHarnessTests",
+            dependencies: ["WidgetHostHarness", "WidgetHostCore", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostDoctorTests",
+            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol"],
             swiftSettings: strict
         ),
         // Real daemon, real extension processes, real CLI: run against the built products.

@@ -1,0 +1,1 @@
+// `widgethost doctor` lives here; see docs/porting.md.

@@ -1,0 +1,1 @@
+// The harness lives here; see docs/harness.md.

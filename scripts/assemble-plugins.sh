@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Assembles every example under Examples/*.appex into a loadable bundle under
+# .build/plugins/ (what config/dev.toml and the tests load): Info.plist, the
+# .entitlements and the executable named by CFBundleExecutable, from `swift build`.
+# Only *.appex entries are touched: SwiftPM keeps its own cache under .build/plugins/.
+# Usage: scripts/assemble-plugins.sh [BIN_DIR]   (default: swift build --show-bin-path)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-$(swift build --show-bin-path)}
+out=.build/plugins
+mkdir -p "$out"
+for source in Examples/*.appex; do
+    [ -f "$source/Info.plist" ] || continue
+    name=$(basename "$source")
+    executable=$(python3 -c 'import plistlib,sys; print(plistlib.load(open(sys.argv[1],"rb"))["CFBundleExecutable"])' "$source/Info.plist")
+    if [ ! -x "$bin/$executable" ]; then
+        echo "assemble-plugins: $bin/$executable is missing; run 'swift build' first" >&2
+        exit 1
+    fi
+    staging="$out/.$name.new"
+    rm -rf "$staging"
+    mkdir -p "$staging"
+    cp "$source/Info.plist" "$staging/"
+    for entitlements in "$source"/*.entitlements; do
+        [ -f "$entitlements" ] && cp "$entitlements" "$staging/"
+    done
+    # Bundle resources beside the executable (sample data, configs), if the example has any.
+    [ -d "$source/Resources" ] && cp -R "$source/Resources" "$staging/"
+    cp "$bin/$executable" "$staging/$executable"
+    # Replace the old bundle in one rename so a running daemon never scans half a bundle.
+    rm -rf "$out/.$name.old"
+    [ -e "$out/$name" ] && mv "$out/$name" "$out/.$name.old"
+    mv "$staging" "$out/$name"
+    rm -rf "$out/.$name.old"
+    echo "assembled $out/$name" >&2
+done
