@@ -140,6 +140,12 @@ let package = Package(
             dependencies: ["WidgetHostDoctor", "WidgetHostProtocol"],
             swiftSettings: strict
         ),
+        // The example extensions' providers and app-side writers.
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared"],
+            swiftSettings: strict
+        ),
         // Real daemon, real extension processes, real CLI: run against the built products.
         .testTarget(
             name: "EndToEndTests",
