@@ -107,6 +107,27 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
+        .executableTarget(
+            name: "widgethost-bench",
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient"],
+            path: "Benchmarks/Sources/Bench",
+            swiftSettings: strict
+        ),
+        // The extension the benchmarks host, written with the WidgetKit SDK.
+        .executableTarget(
+            name: "widgethost-bench-extension",
+            dependencies: ["WidgetKit"],
+            path: "Benchmarks/Sources/BenchExtension",
+            swiftSettings: strict
+        ),
+        // The control-throughput floor: a minimal Unix-socket line echo.
+        .executableTarget(
+            name: "widgethost-bench-echo",
+            path: "Benchmarks/Sources/BenchEcho",
+            swiftSettings: strict
+        ),
+
         .testTarget(
             name: "WidgetHostProtocolTests",
             dependencies: ["WidgetHostProtocol"],
