@@ -5,12 +5,20 @@ import WidgetHostProtocol
 
 /// Turns the bundles a scan found (`PluginScanner`) into the catalog: prepares each one's environment and app group
 /// containers, runs `initialize` on all of them at once, and reports which loaded.
-struct CatalogLoader {
-    var appGroupsPath: String
+public struct CatalogLoader {
+    public var appGroupsPath: String
     /// Variables passed through from the daemon's own environment (DESIGN.md: the rest is cleared).
-    var inheritedEnvironment: [String: String]
+    public var inheritedEnvironment: [String: String]
     /// Extra variables for every extension (the virtual clock sets FAKETIME here).
-    var extraEnvironment: [String: String] = [:]
+    public var extraEnvironment: [String: String] = [:]
+
+    public init(
+        appGroupsPath: String, inheritedEnvironment: [String: String], extraEnvironment: [String: String] = [:]
+    ) {
+        self.appGroupsPath = appGroupsPath
+        self.inheritedEnvironment = inheritedEnvironment
+        self.extraEnvironment = extraEnvironment
+    }
 
     struct Loaded: Sendable {
         var result: ExtensionsResult
@@ -73,7 +81,7 @@ struct CatalogLoader {
 
     /// The environment an extension runs with: cleared except PATH, LANG, TZ, plus what
     /// the host sets. Each app group it is entitled to gets a container directory.
-    func prepare(_ bundle: PluginBundle) throws -> ExtensionLaunch {
+    public func prepare(_ bundle: PluginBundle) throws -> ExtensionLaunch {
         var environment = inheritedEnvironment.filter { ["PATH", "LANG", "TZ"].contains($0.key) }
         if environment["PATH"] == nil { environment["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
         environment["WIDGETHOST_BUNDLE"] = bundle.directory.path

@@ -18,11 +18,18 @@ enum ExtensionProcessEvent: Sendable {
 }
 
 /// How to start one extension bundle's executable.
-struct ExtensionLaunch: Sendable, Hashable {
-    var bundleID: String
-    var executable: String
-    var directory: String
-    var environment: [String: String]
+public struct ExtensionLaunch: Sendable, Hashable {
+    public var bundleID: String
+    public var executable: String
+    public var directory: String
+    public var environment: [String: String]
+
+    public init(bundleID: String, executable: String, directory: String, environment: [String: String]) {
+        self.bundleID = bundleID
+        self.executable = executable
+        self.directory = directory
+        self.environment = environment
+    }
 }
 
 /// One running extension process: NDJSON on its stdin and stdout, stderr line by line, its

@@ -3,12 +3,18 @@ import Foundation
 /// An extension's memory footprint as iOS counts `phys_footprint` most closely on Linux:
 /// anonymous resident memory plus swapped-out memory (`RssAnon + VmSwap` in
 /// `/proc/PID/status`), summed over the process and its descendants.
-struct FootprintReader: Sendable {
+public struct FootprintReader: Sendable {
     /// `/proc`, or a fake directory in tests.
     var procRoot = "/proc"
 
+    public init() {}
+
+    init(procRoot: String) {
+        self.procRoot = procRoot
+    }
+
     /// Bytes for the process and all its descendants, or nil if the process is gone.
-    func footprint(ofProcessGroupLeader pid: Int32) -> Int? {
+    public func footprint(ofProcessGroupLeader pid: Int32) -> Int? {
         guard let own = footprint(ofProcess: pid) else { return nil }
         return descendants(of: pid).reduce(own) { $0 + (footprint(ofProcess: $1) ?? 0) }
     }

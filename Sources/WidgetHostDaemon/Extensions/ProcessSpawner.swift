@@ -4,26 +4,26 @@ import Glibc
 #endif
 
 /// A child process started with its own process group and three pipes.
-struct SpawnedProcess: Sendable {
-    let pid: pid_t
+public struct SpawnedProcess: Sendable {
+    public let pid: pid_t
     /// Host side of the child's stdin (we write).
-    let stdinWrite: CInt
+    public let stdinWrite: CInt
     /// Host side of the child's stdout (we read).
-    let stdoutRead: CInt
+    public let stdoutRead: CInt
     /// Host side of the child's stderr (we read).
-    let stderrRead: CInt
+    public let stderrRead: CInt
 }
 
-struct SpawnError: Error, CustomStringConvertible {
-    let executable: String
-    let errno: CInt
-    var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+public struct SpawnError: Error, CustomStringConvertible {
+    public let executable: String
+    public let errno: CInt
+    public var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
 }
 
 /// `posix_spawn` with the settings an extension gets: a new process group (so a kill reaches
 /// its children too), default signal dispositions, and the given environment only.
-enum ProcessSpawner {
-    static func spawn(
+public enum ProcessSpawner {
+    public static func spawn(
         executable: String, arguments: [String] = [], environment: [String: String]
     ) throws(SpawnError) -> SpawnedProcess {
         var stdinPipe: [CInt] = [-1, -1]
@@ -95,11 +95,11 @@ enum ProcessSpawner {
 }
 
 /// How a child ended, in words.
-enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
+public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
     case exited(CInt)
     case signaled(CInt)
 
-    init(waitStatus status: CInt) {
+    public init(waitStatus status: CInt) {
         // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift cannot import.
         if status & 0x7f == 0 {
             self = .exited((status >> 8) & 0xff)
@@ -108,9 +108,9 @@ enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var isCleanExit: Bool { self == .exited(0) }
+    public var isCleanExit: Bool { self == .exited(0) }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .exited(let code): "exited with status \(code)"
         case .signaled(let signal):

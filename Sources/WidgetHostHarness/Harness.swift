@@ -1,1 +1,0 @@
-// The harness lives here; see docs/harness.md.
