@@ -96,7 +96,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "birthdays",
-            dependencies: ["WidgetKit", "BirthdayRemindersShared"],
+            dependencies: [
+                "WidgetKit", "BirthdayRemindersShared",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/BirthdayReminders.appex/Sources/App",
             swiftSettings: strict
         ),
@@ -104,6 +107,26 @@ let package = Package(
             name: "BirthdayRemindersShared",
             dependencies: ["WidgetKit"],
             path: "Examples/BirthdayReminders.appex/Sources/Shared",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "W8TrackrWidget",
+            dependencies: ["WidgetKit", "W8TrackrShared"],
+            path: "Examples/W8Trackr.appex/Sources/Widget",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "w8trackr",
+            dependencies: [
+                "WidgetKit", "W8TrackrShared", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/W8Trackr.appex/Sources/App",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "W8TrackrShared",
+            dependencies: ["WidgetKit"],
+            path: "Examples/W8Trackr.appex/Sources/Shared",
             swiftSettings: strict
         ),
 
@@ -164,7 +187,7 @@ let package = Package(
         // The example extensions' providers and app-side writers.
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared"],
+            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget"],
             swiftSettings: strict
         ),
         // Real daemon, real extension processes, real CLI: run against the built products.

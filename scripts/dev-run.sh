@@ -13,13 +13,12 @@ setup_demo() {
     for _ in $(seq 1 100); do [ -S "$socket" ] && break; sleep 0.1; done
     "$bin/widgethost" extensions >/dev/null 2>&1 || return 0
     if [ -z "$("$bin/widgethost" list --json 2>/dev/null | tr -d '[] \n')" ]; then
-        "$bin/widgethost" add BirthdayHomeWidget --family systemSmall >/dev/null
-        "$bin/widgethost" add BirthdayLockScreenWidget --family accessoryInline >/dev/null
-        sample=Examples/BirthdayReminders.appex/sample-birthdays.json
-        if [ -f "$sample" ]; then
-            WIDGETHOST_APP_GROUPS="group.com.birthdayreminders=$PWD/.run/AppGroups/group.com.birthdayreminders" \
-                "$bin/birthdays" import "$sample" >/dev/null 2>&1 || true
-        fi
+        # The app's data first (as after a first contact sync), so the widgets' first
+        # timelines (exempt: a widget just added) already show it.
+        "$bin/birthdays" import --app-groups "$PWD/.run/AppGroups" --no-reload \
+            Examples/BirthdayReminders.appex/sample-birthdays.json >/dev/null
+        "$bin/widgethost" add BirthdayHomeWidget --family systemMedium >/dev/null
+        "$bin/widgethost" add BirthdayLockScreenWidget --family accessoryRectangular >/dev/null
     fi
     cat <<EOT
 
