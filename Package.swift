@@ -187,7 +187,7 @@ let package = Package(
         // The example extensions' providers and app-side writers.
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget"],
+            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget", "W8TrackrShared"],
             swiftSettings: strict
         ),
         // Real daemon, real extension processes, real CLI: run against the built products.
