@@ -129,6 +129,26 @@ let package = Package(
             path: "Examples/W8Trackr.appex/Sources/Shared",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "LucidPalWidget",
+            dependencies: ["WidgetKit", "LucidPalShared"],
+            path: "Examples/LucidPal.appex/Sources/Widget",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "lucidpal",
+            dependencies: [
+                "WidgetKit", "LucidPalShared", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/LucidPal.appex/Sources/App",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LucidPalShared",
+            dependencies: ["WidgetKit"],
+            path: "Examples/LucidPal.appex/Sources/Shared",
+            swiftSettings: strict
+        ),
 
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
@@ -187,7 +207,7 @@ let package = Package(
         // The example extensions' providers and app-side writers.
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget", "W8TrackrShared"],
+            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget", "W8TrackrShared", "LucidPalShared"],
             swiftSettings: strict
         ),
         // Real daemon, real extension processes, real CLI: run against the built products.
