@@ -33,9 +33,11 @@ public struct DaemonConfiguration: Sendable, Hashable {
 
     /// What the daemon runtime takes.
     public var daemonOptions: DaemonOptions {
-        DaemonOptions(
+        var options = DaemonOptions(
             host: host, control: control, pluginPaths: pluginPaths, appGroupsPath: appGroupsPath,
             statePath: statePath)
+        options.cgroup = cgroup
+        return options
     }
 }
 

@@ -22,6 +22,8 @@ final class ExtensionSupervisor: @unchecked Sendable {
     let processTable: ProcessTable
     /// Called with every event for the core (on the loop).
     var report: (HostEvent) -> Void = { _ in }
+    /// A cgroup per process (`limits.cgroup = auto` where delegation allows it), or nil.
+    var cgroups: CgroupPlacement?
 
     private(set) var launches: [String: ExtensionLaunch] = [:]
     private var processes: [String: ExtensionProcess] = [:]
@@ -111,6 +113,7 @@ final class ExtensionSupervisor: @unchecked Sendable {
         }
         started = process
         processes[launch.bundleID] = process
+        cgroups?.place(process.pid, bundleID: launch.bundleID)
         // Every process hears `initialize` first, as any JSON-RPC peer expects.
         initializeCounter += 1
         process.send(
@@ -125,9 +128,13 @@ final class ExtensionSupervisor: @unchecked Sendable {
     private func sample(_ ext: String) {
         guard let entry = running[ext] else { return }
         entry.process.pollExit()
-        guard running[ext] != nil, let bytes = footprints.footprint(ofProcessGroupLeader: entry.process.pid) else {
+        guard running[ext] != nil else { return }
+        // The kernel may have killed a child for memory.max while the extension lives on.
+        if let bytes = cgroups?.memoryKill(of: entry.process.pid) {
+            report(.extensionFailed(entry.request.id, .memoryLimitExceeded(footprintBytes: bytes)))
             return
         }
+        guard let bytes = footprints.footprint(ofProcessGroupLeader: entry.process.pid) else { return }
         report(.footprintSampled(entry.request.id, bytes: bytes))
     }
 
@@ -142,10 +149,13 @@ final class ExtensionSupervisor: @unchecked Sendable {
         case .stderr(let line):
             logger.info("\(line)", metadata: ["EXTENSION": "\(ext)", "STREAM": "stderr"])
         case .exited(let status):
+            let memoryKill = cgroups?.release(process.pid)
             if current { processes[ext] = nil }
             if current, let entry = running[ext] {
                 finishRunning(ext)
-                report(.extensionFailed(entry.request.id, .crashed(status.description)))
+                report(.extensionFailed(
+                    entry.request.id,
+                    memoryKill.map { .memoryLimitExceeded(footprintBytes: $0) } ?? .crashed(status.description)))
             } else if !status.isCleanExit {
                 logger.debug("extension process ended", metadata: ["EXTENSION": "\(ext)", "STATUS": "\(status)"])
             }

@@ -21,6 +21,9 @@ public struct DaemonOptions: Sendable {
     public var listenDescriptor: CInt?
     /// The time-zone file watched for significant time changes (a test points this at its own file).
     public var localtimePath = "/etc/localtime"
+    /// `limits.cgroup`. Off unless the config says otherwise: `auto` moves the daemon's own
+    /// process into a leaf cgroup, which a test process must not do to itself.
+    public var cgroup = CgroupMode.off
 
     public init(
         host: HostConfiguration, control: ControlSettings, pluginPaths: [String], appGroupsPath: String,
@@ -64,6 +67,8 @@ public final class Daemon: @unchecked Sendable {
             state.map { WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets) }
             ?? WidgetHost(configuration: options.host)
         runtime = HostRuntime(host: host, clock: clock, eventLoop: loop, logger: logger)
+        runtime.supervisor.cgroups = CgroupPlacement.make(
+            mode: options.cgroup, memoryLimit: options.host.limits.memory, eventLoop: loop, logger: logger)
         stopped = loop.makePromise()
         systemd = SystemdService(logger: logger)
         runtime.persist = { scope, host in

@@ -1,1 +1,0 @@
-// `widgethost doctor` lives here; see docs/porting.md.
