@@ -149,6 +149,26 @@ let package = Package(
             path: "Examples/LucidPal.appex/Sources/Shared",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "WidgyWidget",
+            dependencies: ["WidgetKit", "WidgyShared"],
+            path: "Examples/Widgy.appex/Sources/Widget",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "widgy",
+            dependencies: [
+                "WidgetKit", "WidgyShared", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/Widgy.appex/Sources/App",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "WidgyShared",
+            dependencies: ["WidgetKit"],
+            path: "Examples/Widgy.appex/Sources/Shared",
+            swiftSettings: strict
+        ),
 
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
@@ -207,7 +227,7 @@ let package = Package(
         // The example extensions' providers and app-side writers.
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget", "W8TrackrShared", "LucidPalShared"],
+            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget", "W8TrackrShared", "LucidPalShared", "WidgyShared"],
             swiftSettings: strict
         ),
         // Real daemon, real extension processes, real CLI: run against the built products.

@@ -1,0 +1,53 @@
+import Foundation
+import WidgetKit
+
+/// Widgy's widget: a user-designed widget described by a JSON config.
+public struct WidgyWidget: Widget {
+    public static let kind = "WidgyWidget"
+
+    let provider: WidgyProvider
+
+    public init() { provider = WidgyProvider() }
+
+    public init(provider: WidgyProvider) { self.provider = provider }
+
+    public var body: some WidgetConfiguration {
+        StaticConfiguration(kind: Self.kind, provider: provider) { entry in
+            WidgyWidgetView(entry: entry)
+        }
+        .configurationDisplayName("Widgy")
+        .description("A widget you designed in Widgy.")
+        .supportedFamilies([.systemSmall, .systemMedium, .systemLarge])
+    }
+}
+
+/// The content: the bound node tree and background, or the empty or problem state.
+public struct WidgyWidgetView: Encodable, Sendable, Hashable {
+    public static let emptyMessage = "Create a widget in Widgy"
+
+    public var family: WidgetFamily
+    public var emptyState: String?
+    public var problem: String?
+    public var widgetID: String?
+    public var name: String?
+    public var background: JSON?
+    public var layout: JSON?
+    /// Placeholders with no value in the app's data.
+    public var missingData: [String]?
+
+    public init(entry: WidgyEntry) {
+        family = entry.family
+        switch entry.state {
+        case .empty:
+            emptyState = Self.emptyMessage
+        case .problem(let message):
+            problem = message
+        case .widget(let config, let bound):
+            widgetID = config.widgetID
+            name = config.name
+            background = config.background
+            layout = bound.layout
+            missingData = bound.missing.isEmpty ? nil : bound.missing
+        }
+    }
+}

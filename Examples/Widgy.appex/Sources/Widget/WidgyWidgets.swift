@@ -1,0 +1,9 @@
+import WidgetKit
+import WidgyShared
+
+@main
+struct WidgyWidgets: WidgetBundle {
+    var body: some Widget {
+        WidgyWidget()
+    }
+}
