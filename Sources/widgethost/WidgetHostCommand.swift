@@ -40,6 +40,7 @@ struct WidgetHostCommand: ParsableCommand {
             ExtensionsCommand.self,
             EventsCommand.self,
             RescanCommand.self,
+            DoctorCommand.self,
         ]
     )
 }

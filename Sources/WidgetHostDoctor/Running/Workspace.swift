@@ -1,0 +1,58 @@
+import Foundation
+import WidgetHostDaemon
+
+/// A scratch directory for one doctor run: a fresh set of app group containers for every
+/// process, so that what one run writes never changes the next.
+final class Workspace {
+    enum Containers {
+        /// Filled with the bundle's sample data, as after the app has run.
+        case seeded
+        /// Empty, as on first launch before the app has written anything.
+        case empty
+    }
+
+    struct Prepared {
+        var launch: ExtensionLaunch
+        /// Group id → its container, for the groups the entitlements list.
+        var containers: [(group: String, url: URL)]
+    }
+
+    let root: URL
+    let bundle: PluginBundle
+    let sampleData: SampleData
+    let inheritedEnvironment: [String: String]
+    let extraEnvironment: [String: String]
+    private var counter = 0
+
+    init(
+        bundle: PluginBundle, sampleData: SampleData, temporaryDirectory: URL, inheritedEnvironment: [String: String],
+        extraEnvironment: [String: String]
+    ) throws {
+        root = temporaryDirectory.appendingPathComponent("widgethost-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        self.bundle = bundle
+        self.sampleData = sampleData
+        self.inheritedEnvironment = inheritedEnvironment
+        self.extraEnvironment = extraEnvironment
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// The launch the host would make (same environment, `CatalogLoader.prepare`), with
+    /// containers of its own under the workspace.
+    func prepare(_ containers: Containers) throws -> Prepared {
+        counter += 1
+        let groupsRoot = root.appendingPathComponent("run-\(counter)")
+        let loader = CatalogLoader(
+            appGroupsPath: groupsRoot.path, inheritedEnvironment: inheritedEnvironment,
+            extraEnvironment: extraEnvironment)
+        let launch = try loader.prepare(bundle)
+        let made = bundle.appGroups.sorted().map { (group: $0, url: groupsRoot.appendingPathComponent($0)) }
+        if containers == .seeded {
+            try sampleData.seed { group in made.first { $0.group == group }?.url }
+        }
+        return Prepared(launch: launch, containers: made)
+    }
+}
