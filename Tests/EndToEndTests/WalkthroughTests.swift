@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import WidgetHostClient
+import WidgetHostProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The README's five-minute walkthrough, with the real BirthdayReminders extension, the real
+/// `birthdays` app, widgethostd and the CLI: what `make run` shows a new user.
+@Suite("Walkthrough: Birthday Reminders end to end", .serialized)
+struct WalkthroughTests {
+    static let built = RealDaemon.packageRoot.appendingPathComponent(".build/debug")
+    static let example = RealDaemon.packageRoot.appendingPathComponent("Examples/BirthdayReminders.appex")
+
+    /// The bundle as scripts/assemble-plugins.sh lays it out, in a directory of its own.
+    static func assembleBundle() throws -> String {
+        var template = Array("/tmp/whb-XXXXXX".utf8CString)
+        let plugins = String(cString: try #require(mkdtemp(&template)))
+        let bundle = plugins + "/BirthdayReminders.appex"
+        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+        for file in ["Info.plist", "BirthdayRemindersWidget.entitlements"] {
+            try FileManager.default.copyItem(atPath: example.appendingPathComponent(file).path, toPath: bundle + "/" + file)
+        }
+        try FileManager.default.copyItem(
+            atPath: built.appendingPathComponent("BirthdayRemindersWidget").path, toPath: bundle + "/BirthdayRemindersWidget")
+        return plugins
+    }
+
+    /// Runs the example app (`birthdays`) as a process.
+    static func birthdays(_ arguments: [String], socket: String) throws -> CLIRun {
+        let process = Process()
+        process.executableURL = built.appendingPathComponent("birthdays")
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "WIDGETHOST_SOCKET": socket]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    static func status(_ daemon: RealDaemon, until done: (WidgetStatus) -> Bool) throws -> WidgetStatus {
+        let client = try ControlClient(socketPath: daemon.socket)
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let result: StatusResult = try client.call(.status, params: StatusParams())
+            let widget = try #require(result.widgets.first)
+            if done(widget) || Date() > deadline { return widget }
+            usleep(20_000)
+        }
+    }
+
+    @Test("Import, add, reload: status shows the entry, the budget and the next reload; the app's next change is deferred and says why")
+    func walkthrough() throws {
+        let plugins = try Self.assembleBundle()
+        defer { try? FileManager.default.removeItem(atPath: plugins) }
+        let daemon = try RealDaemon(extraPluginPaths: [plugins])
+
+        let extensions = try daemon.cli("extensions")
+        #expect(extensions.stdout.contains("BirthdayHomeWidget"), "\(extensions.stdout)")
+        #expect(extensions.stdout.contains("BirthdayLockScreenWidget"))
+
+        let sample = Self.example.appendingPathComponent("sample-birthdays.json").path
+        let imported = try Self.birthdays(["import", "--app-groups", daemon.directory + "/groups", "--no-reload", sample], socket: daemon.socket)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Imported 9 birthdays."))
+
+        #expect(try daemon.cli("add", "BirthdayHomeWidget", "--family", "systemMedium").status == 0)
+        // The reload of a widget just added is exempt; the app's request is the first budgeted one.
+        _ = try Self.status(daemon) { $0.lastOutcome != nil }
+        let reload = try daemon.cli("reload", "--kind", "BirthdayHomeWidget")
+        #expect(reload.status == 0)
+        #expect(reload.stdout.contains("started"), "\(reload.stdout)")
+
+        let widget = try Self.status(daemon) { $0.budget.used == 1 && !$0.reloadRunning && $0.lastOutcome?.result == .success }
+        #expect(widget.budget.used == 1)
+        #expect(widget.budget.ledger.count == 1)
+        let names = Set(["Ada Lovelace", "Grace Hopper", "Alan Turing", "Katherine Johnson", "Edsger Dijkstra",
+                         "Margaret Hamilton", "Barbara Liskov", "Leap Day Friend", "Dennis Ritchie"])
+        guard case .object(let content)? = widget.currentEntry.entry?.content, case .array(let shown)? = content["birthdays"] else {
+            Issue.record("no birthdays in \(String(describing: widget.currentEntry.entry))")
+            return
+        }
+        #expect(shown.count == 4)
+        for line in shown { #expect(line["name"]?.stringValue.map(names.contains) == true) }
+        // Next reload: the policy, at the next midnight (UTC here).
+        guard case .after(let midnight)? = widget.policy else {
+            Issue.record("policy \(String(describing: widget.policy))")
+            return
+        }
+        #expect(widget.nextReload.at == midnight)
+        #expect(Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: midnight).hour == 0)
+
+        let table = try daemon.cli("status")
+        #expect(table.stdout.contains("BirthdayHomeWidget") && table.stdout.contains("1/"), "\(table.stdout)")
+
+        // The app changes its data and asks again at once: deferred by the minimum interval, and it is told so.
+        let added = try Self.birthdays(["add", "New Friend", "01-01", "--app-groups", daemon.directory + "/groups"], socket: daemon.socket)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("deferred (minInterval)"), "\(added.stdout)")
+        let deferred = try Self.status(daemon) { $0.nextReload.deferredBy != nil }
+        #expect(deferred.nextReload.deferredBy == .minInterval)
+    }
+
+    @Test("Without a daemon the app still saves its data and says the widgets were not reloaded")
+    func appWithoutDaemon() throws {
+        var template = Array("/tmp/whc-XXXXXX".utf8CString)
+        let groups = String(cString: try #require(mkdtemp(&template)))
+        defer { try? FileManager.default.removeItem(atPath: groups) }
+        let run = try Self.birthdays(["add", "Solo", "02-29", "--app-groups", groups], socket: groups + "/absent.sock")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("widgets not reloaded"), "\(run.stdout)")
+        let listed = try Self.birthdays(["list", "--app-groups", groups], socket: groups + "/absent.sock")
+        #expect(listed.stdout.contains("Solo"))
+        let refused = try Self.birthdays(["add", "Nobody", "02-30", "--app-groups", groups], socket: groups + "/absent.sock")
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("not a day of the year"), "\(refused.stderr)")
+    }
+}
