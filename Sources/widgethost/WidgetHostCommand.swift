@@ -41,6 +41,7 @@ struct WidgetHostCommand: ParsableCommand {
             EventsCommand.self,
             RescanCommand.self,
             DoctorCommand.self,
+            SimulateCommand.self,
         ]
     )
 }

@@ -1,0 +1,76 @@
+import Foundation
+import WidgetHostProtocol
+
+extension SimulationResult {
+    /// The per-widget table a person reads at the end of `widgethost simulate`.
+    public func text(timeZone: TimeZone) -> String {
+        let clock = ReportClock(start: scenario.start, end: scenario.end, timeZone: timeZone)
+        let header = [
+            "WIDGET", "KIND", "SOURCE", "B", "REQUESTS", "BUDGETED", "EXEMPT", "COALESCED", "DEFERRED", "EXHAUSTED AT",
+            "STALE", "LONGEST", "TIMEOUTS", "MEM KILLS", "CRASHES",
+        ]
+        var rows = [header]
+        for widget in widgets {
+            rows.append([
+                widget.id, widget.kind, widget.source, String(widget.budget), String(widget.requests),
+                String(widget.budgetedReloads), String(widget.exemptReloads), String(widget.coalesced),
+                String(widget.deferred), widget.exhaustedAt.map(clock.format) ?? "—",
+                ReportClock.duration(widget.staleSeconds), ReportClock.duration(widget.longestStaleSeconds),
+                String(widget.timeouts), String(widget.memoryKills), String(widget.crashes),
+            ])
+        }
+        let numeric = Set([3, 4, 5, 6, 7, 8, 12, 13, 14])
+        var widths = Array(repeating: 0, count: header.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var lines = [
+            "\(scenario.file): \(clock.format(scenario.start)) → \(clock.format(scenario.end)) (\(scenario.timezone)), "
+                + "\(widgets.count) widget\(widgets.count == 1 ? "" : "s"), seed \(scenario.seed)",
+            "",
+        ]
+        for row in rows {
+            let cells = row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return numeric.contains(column) && row != header ? pad + cell : cell + pad
+            }
+            lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+        }
+        let exhausted = widgets.filter { $0.exhaustedAt != nil }.count
+        lines.append("")
+        lines.append(
+            "\(exhausted) of \(widgets.count) widget\(widgets.count == 1 ? "" : "s") ran out of budget; "
+                + "simulated \(ReportClock.duration(scenario.end.timeIntervalSince(scenario.start))) in "
+                + String(format: "%.2f s", wallTime))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Times as the report shows them: "11:50" within a one-day period, "Feb 16 00:10" beyond.
+struct ReportClock {
+    let start: Date
+    let end: Date
+    let timeZone: TimeZone
+
+    func format(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.month, .day, .hour, .minute, .second], from: date)
+        var text = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        if let second = parts.second, second != 0 { text += String(format: ":%02d", second) }
+        let sameDay = calendar.isDate(date, inSameDayAs: start) && end.timeIntervalSince(start) <= 86_400
+        guard !sameDay else { return text }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(months[(parts.month ?? 1) - 1]) \(parts.day ?? 1) \(text)"
+    }
+
+    /// `0`, `45s`, `12m`, `3h05m`, `1d02h`.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        if total == 0 { return "0" }
+        if total < 60 { return "\(total)s" }
+        if total < 3600 { return "\(total / 60)m" }
+        if total < 86_400 { return String(format: "%dh%02dm", total / 3600, total / 60 % 60) }
+        return String(format: "%dd%02dh", total / 86_400, total / 3600 % 24)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import WidgetHostCore
+
+/// Something the scenario does at a moment: an app asks for a reload, the user looks at a widget.
+struct ScenarioInput: Sendable {
+    enum Action: Sendable {
+        /// `reloadTimelines(ofKind:)`, or `reloadAllTimelines()` when `kind` is nil.
+        case reload(app: String, kind: String?, foreground: Bool)
+        case view(WidgetID)
+    }
+
+    var at: Date
+    var action: Action
+}
+
+/// Expands the scenario's per-day schedules into a time-ordered list of inputs.
+struct ScenarioSchedule {
+    let scenario: Scenario
+    private let calendar: Calendar
+
+    init(_ scenario: Scenario) {
+        self.scenario = scenario
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = scenario.timeZone
+        self.calendar = calendar
+    }
+
+    /// Local midnights from the day of `start` to the last day that overlaps the period.
+    var dayStarts: [Date] {
+        var days: [Date] = []
+        var day = calendar.startOfDay(for: scenario.start)
+        while day < scenario.end {
+            days.append(day)
+            guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
+            day = next
+        }
+        return days
+    }
+
+    /// Seconds after local midnight → an instant on `day` (DST-safe: counted from midnight).
+    private func at(_ offset: TimeInterval, on day: Date) -> Date { day + offset }
+
+    func isForeground(_ app: ScenarioApp, at time: Date) -> Bool {
+        let today = calendar.startOfDay(for: time)
+        let days = [calendar.date(byAdding: .day, value: -1, to: today) ?? today, today]
+        return app.foreground.contains { window in
+            days.contains { day in
+                let opens = at(window.from, on: day)
+                return opens <= time && time < opens + window.length
+            }
+        }
+    }
+
+    /// Every input in the period [start, end), sorted by time; ties keep scenario order.
+    func inputs(widgets: [(ScenarioWidget, [WidgetID])], seed: UInt64) -> [ScenarioInput] {
+        var generator = SeededGenerator(seed: seed)
+        var inputs: [ScenarioInput] = []
+        let days = dayStarts
+        for app in scenario.apps {
+            for schedule in app.reloads {
+                var times: [Date] = []
+                for day in days {
+                    switch schedule.times {
+                    case .every(let interval, let from, let until):
+                        var offset = from
+                        while offset < until {
+                            times.append(at(offset, on: day))
+                            offset += interval
+                        }
+                    case .at(let offsets):
+                        times += offsets.map { at($0, on: day) }
+                    case .perDay(let range, let from, let until):
+                        let count = Int.random(in: range, using: &generator)
+                        let span = until - from
+                        let drawn = (0..<count).map { _ in (Double.random(in: 0..<1, using: &generator) * span).rounded(.down) }
+                        times += drawn.sorted().map { at(from + $0, on: day) }
+                    }
+                }
+                for time in times where time >= scenario.start && time < scenario.end {
+                    let foreground = isForeground(app, at: time)
+                    switch schedule.when {
+                    case .always: break
+                    case .foreground where !foreground: continue
+                    case .background where foreground: continue
+                    default: break
+                    }
+                    inputs.append(ScenarioInput(at: time, action: .reload(app: app.id, kind: schedule.kind, foreground: foreground)))
+                }
+            }
+        }
+        // Views spread evenly over each day, the first half a gap after midnight.
+        for (widget, ids) in widgets where widget.viewsPerDay > 0 {
+            let gap = 86_400 / Double(widget.viewsPerDay)
+            for day in days {
+                for index in 0..<widget.viewsPerDay {
+                    let time = at(gap * (Double(index) + 0.5), on: day).rounded()
+                    guard time >= scenario.start, time < scenario.end else { continue }
+                    inputs += ids.map { ScenarioInput(at: time, action: .view($0)) }
+                }
+            }
+        }
+        return inputs.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
+}
+
+extension Date {
+    /// To the whole second, so generated instants print without fractions.
+    fileprivate func rounded() -> Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded()) }
+}

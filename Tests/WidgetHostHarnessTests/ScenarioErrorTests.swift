@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import WidgetHostDaemon
+import WidgetHostHarness
+
+@Suite("Scenario errors name the file, the line and the key")
+struct ScenarioErrorTests {
+    static let header = """
+        [simulation]
+        start = "2026-02-15T00:00:00Z"
+
+        """
+
+    private func refusal(_ text: String) -> ConfigError? {
+        do {
+            _ = try Scenario.parse(text: text, file: "bad.toml", directory: "/tmp")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(
+        "Each mistake is refused on its line with its key",
+        arguments: [
+            (header + "[[widget]]\nkind = \"A\"\nprovider = { policy = \"sometimes\" }\n", 5, "widget[1].provider.policy"),
+            (header + "[[widget]]\nkind = \"A\"\nprovider = { every = \"15 minutes\" }\n", 5, "widget[1].provider.every"),
+            (header + "[[widget]]\nkind = \"A\"\nprovider = {}\nviews_per_day = \"12\"\n", 6, "widget[1].views_per_day"),
+            (header + "[[widget]]\nkind = \"A\"\nprovider = {}\nfamly = \"systemSmall\"\n", 6, "did you mean family?"),
+            (header + "[[widget]]\nkind = \"A\"\nfamily = \"huge\"\nprovider = {}\n", 5, "widget[1].family"),
+            (header + "[[widget]]\nkind = \"A\"\n", 3, "neither extension nor provider"),
+            (header + "[[widget]]\nprovider = {}\n", 3, "widget[1] has no kind"),
+            (header + "[[widget]]\nkind = \"A\"\nextension = \"x.appex\"\nprovider = {}\n", 6, "both extension and provider"),
+            (header + "[[widget]]\nkind = \"A\"\nprovider = {}\n[[app]]\nid = \"a\"\nreloads = [ { every = \"10m\", from = \"25:00\" } ]\n", 8, "app[1].reloads[1].from"),
+            (header + "[[widget]]\nkind = \"A\"\nprovider = {}\n[[app]]\nid = \"a\"\nreloads = [ { kind = \"A\" } ]\n", 8, "every = \"10m\", at = [\"08:00\"] or per_day"),
+            (header + "[host]\nbudget = { min = 80 }\n[[widget]]\nkind = \"A\"\nprovider = {}\n", 4, "host.budget.min"),
+            (header + "[host]\nbugdet = { min = 50 }\n", 4, "host.bugdet"),
+            ("[simulation]\nstart = \"yesterday\"\n", 2, "simulation.start"),
+            ("[simulation]\nstart = \"2026-02-15T00:00:00Z\"\nduration = \"-1h\"\n", 3, "simulation.duration"),
+            ("[simulation]\nstart = \"2026-02-15T00:00:00Z\"\ntimezone = \"Mars/Olympus\"\n", 3, "simulation.timezone"),
+            ("[simulation]\nstart = \"2026-02-15T00:00:00Z\"\nstart = \"2026-02-16T00:00:00Z\"\n", 3, ""),
+        ])
+    func refusedOnItsLine(text: String, line: Int, key: String) throws {
+        let error = try #require(refusal(text))
+        #expect(error.file == "bad.toml")
+        #expect(error.line == line, "\(error)")
+        #expect(error.description.hasPrefix("bad.toml:\(line):"))
+        #expect(error.message.contains(key), "\(error)")
+    }
+
+    @Test("A scheduled reload of a kind its app does not define names the schedule's line")
+    func unknownKindInSchedule() throws {
+        let fixture = try HarnessFixture()
+        let path = try fixture.scenario(
+            Self.header + "[[widget]]\nkind = \"A\"\nprovider = {}\n[[app]]\nid = \"com.example\"\n"
+                + "reloads = [ { kind = \"B\", every = \"1h\" } ]\n")
+        let scenario = try Scenario.load(contentsOf: path)
+        #expect {
+            try Simulation.run(scenario)
+        } throws: { error in
+            "\(error)".hasPrefix("\(path):8: app com.example reloads kind B") && "\(error)".contains("its kinds are A")
+        }
+    }
+
+    @Test("A missing file is refused as such")
+    func missingFile() {
+        #expect {
+            try Scenario.load(contentsOf: "/nonexistent/scenario.toml")
+        } throws: { error in
+            (error as? ConfigError)?.kind == .fileNotFound
+        }
+    }
+}
