@@ -25,6 +25,7 @@ struct SimulateCommand: ParsableCommand {
               widgethost simulate scenarios/strategic.toml
               widgethost simulate scenarios/mixed-home-screen.toml --svg day.svg
               widgethost simulate scenarios/on-demand.toml --seed 7 --json | jq '.widgets[0]'
+              widgethost simulate scenarios/aggressive.toml --budget 40
 
             Exit status: 0 done; 64 usage error; 65 the scenario is invalid (the message names \
             the file, line and key); 66 the scenario file cannot be read; 70 the simulation failed.
@@ -43,13 +44,23 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seed for random schedules (per_day); overrides simulation.seed.", valueName: "n"))
     var seed: UInt64?
 
+    @Option(name: .long, help: ArgumentHelp("Pin every widget's daily budget B (compare B = 40 with B = 70).", valueName: "B"))
+    var budget: Int?
+
+    func validate() throws {
+        if let budget, budget < 1 { throw ValidationError("--budget must be at least 1, not \(budget)") }
+    }
+
     func run() throws {
-        let loaded: Scenario
+        var loaded: Scenario
         do {
             loaded = try Scenario.load(contentsOf: scenario)
         } catch {
             Console.error("widgethost: \(error)")
             throw ExitCode(error.kind == .fileNotFound || error.kind == .unreadable ? 66 : 65)
+        }
+        if let budget {
+            for index in loaded.widgets.indices { loaded.widgets[index].budget = budget }
         }
         let progress = ProgressLine()
         let result: SimulationResult
