@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import WidgetHostDoctor
+import WidgetHostProtocol
+
+/// Each bundle in Tests/Fixtures/DoctorBundles has exactly one pitfall; the doctor must
+/// name it on the right line, with what it found and the fix.
+@Suite("widgethost doctor finds each pitfall", .tags(.doctorProcess))
+struct DoctorPitfallTests {
+    struct Pitfall: Sendable, CustomTestStringConvertible {
+        var bundle: String
+        var check: CheckID
+        var verdict: Finding.Verdict
+        var detail: String
+        var fix: String
+        var testDescription: String { "\(bundle): \(check.rawValue) \(verdict.rawValue)" }
+    }
+
+    static let pitfalls: [Pitfall] = [
+        Pitfall(
+            bundle: "WrongExtensionPoint", check: .extensionPoint, verdict: .fail,
+            detail: "NSExtensionPointIdentifier is \"com.apple.widget-extension\" (that is the old Today extension point)",
+            fix: "Change it to \"com.apple.widgetkit-extension\""),
+        Pitfall(
+            bundle: "MissingExecutable", check: .executable, verdict: .fail,
+            detail: "MissingExecutable.appex/widget: the executable CFBundleExecutable names does not exist",
+            fix: "Copy the built executable into MissingExecutable.appex, or correct CFBundleExecutable in Info.plist"),
+        Pitfall(
+            bundle: "NotExecutable", check: .executable, verdict: .fail,
+            detail: "NotExecutable.appex/widget: is not executable (mode 0644)", fix: "Run chmod +x "),
+        Pitfall(
+            bundle: "MalformedPlist", check: .infoPlist, verdict: .fail,
+            detail: "MalformedPlist.appex/Info.plist: not a valid property list (", fix: "Fix the XML"),
+        Pitfall(
+            bundle: "MissingAppGroup", check: .appGroup, verdict: .fail,
+            detail: "the app writes to group.com.example.doctor (from sample data), but MissingAppGroup.entitlements "
+                + "lists only group.com.example.doctr (group.com.example.doctr instead: a typo?)",
+            fix: "Add <string>group.com.example.doctor</string> to com.apple.security.application-groups in "
+                + "MissingAppGroup.entitlements"),
+        Pitfall(
+            bundle: "UnrunnableExecutable", check: .initialize, verdict: .fail,
+            detail: "cannot start it: cannot start ", fix: "Its #! line names /usr/bin/python9, which is not installed"),
+        Pitfall(
+            bundle: "SlowPlaceholder", check: .placeholderTime, verdict: .fail,
+            detail: "no answer to placeholder/get within 1 s; the host kills it (timedOut)",
+            fix: "Return fixed sample content from placeholder(in:) at once"),
+        Pitfall(
+            bundle: "PlaceholderReadsData", check: .placeholderData, verdict: .fail,
+            detail: "while starting and answering placeholder/get it used group.com.example.doctor/widget.json (opened, read)",
+            fix: "Return fixed sample content from placeholder(in:): no app group, file, network or database access"),
+        Pitfall(
+            bundle: "SlowTimeline", check: .timelineTime, verdict: .warn,
+            detail: "more than 50% of the 5 s deadline; a phone is slower than this machine",
+            fix: "Move the work into the app"),
+        Pitfall(
+            bundle: "MemoryHog", check: .footprint, verdict: .fail,
+            detail: "during timeline/get, over the 30 MiB limit; the host kills it (memoryLimitExceeded)",
+            fix: "Hold less in memory"),
+        Pitfall(
+            bundle: "HeavyFootprint", check: .footprint, verdict: .warn,
+            detail: "within the 30 MiB limit but above 20.0 MiB", fix: "Hold less in memory"),
+        Pitfall(
+            bundle: "OutOfOrder", check: .entryOrder, verdict: .fail,
+            detail: "entry 1 (", fix: "Build the entries in chronological order"),
+        Pitfall(
+            bundle: "ManyEntries", check: .entryCount, verdict: .warn,
+            detail: "48 entries, more than 30", fix: "Cover a shorter span"),
+        Pitfall(
+            bundle: "FrequentReloads", check: .policyInterval, verdict: .fail,
+            detail: "next reload in 2 min (≈720 a day); the host never reloads sooner than 5 min",
+            fix: "Ask for reloads 15 min or more apart"),
+        Pitfall(
+            bundle: "TightReloads", check: .policyInterval, verdict: .warn,
+            detail: "policy .atEnd with the last entry at 2026-02-15T08:10:00Z: next reload in 10 min (≈144 a day)",
+            fix: "Ask for reloads 15 min or more apart"),
+        Pitfall(
+            bundle: "FirstLaunchCrash", check: .firstLaunch, verdict: .fail,
+            detail: "with empty app group containers: it exited with status 1 before answering timeline/get; "
+                + "its stderr ends:",
+            fix: "Treat a missing file or an empty container as the empty state"),
+    ]
+
+    @Test("The pitfall is found on its line, with what was found and the fix", arguments: pitfalls)
+    func pitfall(_ pitfall: Pitfall) throws {
+        let report = try Doctor.examine(pitfall.bundle) { $0.now = RFC3339.parse("2026-02-15T08:00:00Z") }
+        let finding = try report.only(pitfall.check)
+        #expect(finding.verdict == pitfall.verdict, "\(report.text)")
+        #expect(finding.detail.contains(pitfall.detail), "detail was: \(finding.detail)")
+        #expect(finding.fix?.contains(pitfall.fix) == true, "fix was: \(finding.fix ?? "none")")
+        // A failure fails the run (CI); a warning alone does not.
+        #expect(report.passed == (pitfall.verdict != .fail))
+        // Only the pitfall is wrong: every other runnable line passes, or was not checked after a failure.
+        let others = report.findings.filter { $0.check != pitfall.check && $0.verdict != .pass && $0.verdict != .skipped }
+        let knockOn: Set<CheckID> = pitfall.check == .footprint && pitfall.verdict == .fail
+            ? [.timelineTime, .firstLaunch] : []
+        #expect(others.allSatisfy { knockOn.contains($0.check) }, "\(report.text)")
+    }
+
+    @Test("A good bundle passes every line, with its figures reported")
+    func goodBundle() throws {
+        let report = try Doctor.examine("Good") { $0.now = RFC3339.parse("2026-02-15T08:00:00Z") }
+        #expect(report.passed)
+        #expect(report.findings.allSatisfy { $0.verdict == .pass }, "\(report.text)")
+        #expect(report.summary.pass == report.findings.count)
+        // 6 bundle lines, then 9 for its one kind × family.
+        #expect(report.findings.count == 6 + 9)
+        let timeline = try report.only(.timelineTime)
+        #expect((timeline.seconds ?? 0) > 0)
+        #expect(timeline.detail.hasPrefix("answered in ") && timeline.detail.hasSuffix("(limit 5 s)"))
+        let footprint = try report.only(.footprint)
+        #expect((footprint.footprintBytes ?? 0) > 1_000_000)
+        #expect(footprint.detail.hasSuffix("(limit 30 MiB)"))
+        #expect(try report.only(.appGroup).detail.contains("group.com.example.doctor (from sample data)"))
+        #expect(try report.only(.placeholderData).detail.contains("seeded with the sample data and watched with inotify"))
+        #expect(try report.only(.policyInterval).detail.contains("next reload in 1 h (≈24 a day)"))
+    }
+
+    @Test("A timeline past a shorter deadline fails: no answer, killed as timedOut")
+    func timelineDeadline() throws {
+        let report = try Doctor.examine("SlowTimeline") { $0.limits.host.limits.timelineTimeout = 1 }
+        let finding = try report.only(.timelineTime)
+        #expect(finding.verdict == .fail)
+        #expect(finding.detail.contains("no answer to timeline/get within 1 s; the host kills it (timedOut)"))
+        #expect((finding.seconds ?? 0) >= 1 && (finding.seconds ?? 9) < 2)
+        #expect(!report.passed)
+    }
+
+    @Test("--app-group names a group the entitlements lack: the app group line fails")
+    func statedAppGroup() throws {
+        let report = try Doctor.examine("Good") { $0.appGroups = ["group.com.example.other"] }
+        let finding = try report.only(.appGroup)
+        #expect(finding.verdict == .fail)
+        #expect(finding.detail.contains("the app writes to group.com.example.other (from --app-group)"))
+        #expect(finding.fix?.contains("Add <string>group.com.example.other</string>") == true)
+    }
+
+    @Test("A bundle that does not exist fails its first line and checks nothing else")
+    func noBundle() throws {
+        let report = try Doctor.examine("DoesNotExist")
+        #expect(try report.only(.infoPlist).verdict == .fail)
+        #expect(try report.only(.infoPlist).detail.contains("DoesNotExist.appex: no such directory"))
+        #expect(report.findings.dropFirst().allSatisfy { $0.verdict == .skipped })
+        #expect(!report.passed)
+    }
+}
+
+/// `--now` runs the extension's own clock at a stated instant (libfaketime), so a policy
+/// aimed at a time of day is judged the same way in every CI run.
+@Suite("widgethost doctor --now", .tags(.doctorProcess))
+struct DoctorClockTests {
+    @Test(
+        "A reload at midnight, from the extension's own clock, judged at a stated time",
+        arguments: [("2026-02-15T08:00:00Z", Finding.Verdict.pass, "next reload in 16 h"),
+                    ("2026-02-15T23:58:00Z", .fail, "next reload in 2 min")])
+    func midnight(now: String, verdict: Finding.Verdict, detail: String) throws {
+        let report = try Doctor.examine("MidnightReload") { $0.now = RFC3339.parse(now) }
+        let finding = try report.only(.policyInterval)
+        #expect(finding.verdict == verdict)
+        #expect(finding.detail.contains("policy .after(2026-02-16T00:00:00Z): \(detail)"), "\(finding.detail)")
+        #expect(report.now == RFC3339.parse(now))
+    }
+}
