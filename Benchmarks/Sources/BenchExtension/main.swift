@@ -80,10 +80,26 @@ struct BenchTicker: Widget {
     }
 }
 
+/// The same cadence, a kind of its own: `widgethost reload --kind BenchSignal` refreshes one
+/// widget, as `pkill -RTMIN+1 i3blocks` refreshes one block.
+struct BenchSignal: Widget {
+    let kind = "BenchSignal"
+
+    var body: some WidgetConfiguration {
+        StaticConfiguration(kind: kind, provider: BenchProvider(interval: 10, aligned: true)) { entry in
+            BenchContent(serial: entry.serial, pid: ProcessInfo.processInfo.processIdentifier)
+        }
+        .configurationDisplayName("Bench signal")
+        .description("Reloads every 10 seconds, and on demand.")
+        .supportedFamilies([.systemSmall])
+    }
+}
+
 struct BenchWidgetBundle: WidgetBundle {
     var body: some Widget {
         BenchWidget()
         BenchTicker()
+        BenchSignal()
     }
 }
 

@@ -1,0 +1,160 @@
+import Foundation
+
+/// Runs each figure and turns it into rows with their floors, ratios and targets.
+enum Figures {
+    /// Figure 2's daemon side is measured on the warm reload daemon (one widget) while it is up.
+    static func reload(into report: inout Report, quick: Bool, measureThroughput: Bool) throws
+        -> ControlThroughput.DaemonRun?
+    {
+        let warmIterations = quick ? 100 : 500
+        let coldIterations = quick ? 30 : 150
+        log("1. reload latency: floors")
+        let pipe = try ReloadLatency.pipeRoundTrip(iterations: warmIterations)
+        let spawn = try ReloadLatency.spawnAndAnswer(iterations: coldIterations)
+        log("1. reload latency: warm extension")
+        let warmDaemon = try DaemonProcess(
+            settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\"")
+        let warm = try ReloadLatency.daemon(warmDaemon, iterations: warmIterations, cold: false)
+        let status = try measureThroughput ? ControlThroughput.daemonRun(socket: warmDaemon.socket, quick: quick) : nil
+        warmDaemon.stop()
+        log("1. reload latency: cold extension")
+        let coldDaemon = try DaemonProcess(
+            settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"0s\"")
+        defer { coldDaemon.stop() }
+        let cold = try ReloadLatency.daemon(coldDaemon, iterations: coldIterations, cold: true)
+
+        report.rows.append(
+            Row(
+                figure: "1 reload", measure: "warm: reloadTimelines → entry current", unit: "µs", median: warm.median,
+                p99: warm.p99, floor: pipe.median, ratio: warm.median / pipe.median,
+                target: "≤ floor + 300 µs", met: warm.median <= pipe.median + 300))
+        report.rows.append(
+            Row(
+                figure: "1 reload", measure: "cold: … with process start", unit: "µs", median: cold.median, p99: cold.p99,
+                floor: spawn.median, ratio: cold.median / spawn.median, target: "≤ 1.25 × floor",
+                met: cold.median <= 1.25 * spawn.median))
+        report.details["reload.floor.pipe.p99_us"] = pipe.p99
+        report.details["reload.floor.spawn.p99_us"] = spawn.p99
+        report.details["reload.warm.overhead_us"] = warm.median - pipe.median
+        report.details["reload.cold.overhead_us"] = cold.median - spawn.median
+        return status
+    }
+
+    static func throughput(into report: inout Report, quick: Bool, daemonRun: ControlThroughput.DaemonRun?) throws {
+        var run = daemonRun
+        if run == nil {
+            let daemon = try DaemonProcess(settings: "[budget]\nenforce = false")
+            defer { daemon.stop() }
+            _ = try daemon.addWidgets(1, kind: "BenchWidget")
+            run = try ControlThroughput.daemonRun(socket: daemon.socket, quick: quick)
+        }
+        let throughputFloor = run!.reply
+        let throughputResults = run!.results
+        log("2. control throughput: echo floor (\(throughputFloor.count)-byte reply)")
+        let floors = try ControlThroughput.withEcho(reply: throughputFloor) { socket in
+            try [1, 16].map { clients in try ControlThroughput.run(socket: socket, clients: clients, seconds: quick ? 1 : 3) }
+        }
+        for (index, clients) in [1, 16].enumerated() {
+            let daemon = throughputResults[index]
+            let floor = floors[index]
+            let ratio = daemon.requestsPerSecond / floor.requestsPerSecond
+            report.rows.append(
+                Row(
+                    figure: "2 control", measure: "status, \(clients) client\(clients == 1 ? "" : "s"): rate",
+                    unit: "req/s", median: daemon.requestsPerSecond, p99: nil, floor: floor.requestsPerSecond,
+                    ratio: ratio, target: "≥ 0.5 × floor", met: ratio >= 0.5))
+            report.rows.append(
+                Row(
+                    figure: "2 control", measure: "status, \(clients) client\(clients == 1 ? "" : "s"): latency",
+                    unit: "µs", median: daemon.latency.median, p99: daemon.latency.p99, floor: floor.latency.median,
+                    ratio: daemon.latency.median / floor.latency.median, target: "", met: nil))
+            report.details["control.\(clients).floor.p99_us"] = floor.latency.p99
+        }
+        report.details["control.reply_bytes"] = Double(throughputFloor.count)
+    }
+
+    static func idleAndFootprint(into report: inout Report, quick: Bool) throws {
+        log("3–4. idle cost and footprint")
+        let sizes = quick ? [10, 1_000] : [10, 1_000, 10_000]
+        let result = try IdleAndFootprint.run(sizes: sizes, idleAt: 100, idleWindow: quick ? 5 : 10)
+        report.rows.append(
+            Row(
+                figure: "3 idle", measure: "wake-ups/s, 100 widgets, \(Int(result.idleWindow)) s", unit: "/s",
+                median: result.idleWakeupsPerSecond, p99: nil, floor: 0, ratio: nil, target: "0",
+                met: result.idleWakeupsPerSecond == 0))
+        report.details["idle.threads"] = Double(result.idleThreads)
+        for point in result.footprints {
+            let mebibytes = Double(point.rssAnon) / 1_048_576
+            report.rows.append(
+                Row(
+                    figure: "4 footprint", measure: "RssAnon, \(point.widgets) widgets", unit: "MiB", median: mebibytes,
+                    p99: nil, floor: nil, ratio: nil, target: point.widgets == 1_000 ? "< 20 MiB" : "",
+                    met: point.widgets == 1_000 ? mebibytes < 20 : nil))
+            report.details["footprint.\(point.widgets).fill_s"] = point.fillSeconds
+        }
+    }
+
+    static func core(into report: inout Report, quick: Bool) {
+        let sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
+        var points: [CoreScale.Point] = []
+        for size in sizes {
+            log("5. core scale: \(size) instances")
+            points.append(CoreScale.measure(instances: size, iterations: quick ? 2_000 : 10_000))
+        }
+        let smallest = points[0]
+        let logRatio = { (point: CoreScale.Point) in log2(Double(point.instances)) / log2(Double(smallest.instances)) }
+        for point in points {
+            let growth = logRatio(point)
+            for (name, sample, base) in [
+                ("request step", point.requestStep, smallest.requestStep), ("reply step", point.replyStep, smallest.replyStep),
+            ] {
+                let ratio = sample.median / base.median
+                let isLargest = point.instances == points.last!.instances
+                report.rows.append(
+                    Row(
+                        figure: "5 core", measure: "\(name), \(point.instances) instances", unit: "µs", median: sample.median,
+                        p99: sample.p99, floor: point.instances == smallest.instances ? nil : base.median,
+                        ratio: point.instances == smallest.instances ? nil : ratio,
+                        target: isLargest ? String(format: "< 50 µs; ratio ≤ %.2f (log n)", growth) : "",
+                        met: isLargest ? sample.median < 50 && ratio <= growth : nil))
+            }
+            report.rows.append(
+                Row(
+                    figure: "5 core", measure: "nextDeadline, \(point.instances) instances", unit: "ns",
+                    median: point.nextDeadlineNanoseconds, p99: nil, floor: nil, ratio: nil, target: "", met: nil))
+            report.details["core.\(point.instances).fill_s"] = point.fillSeconds
+        }
+    }
+
+    static func peer(into report: inout Report, quick: Bool, window: Double) throws {
+        let iterations = quick ? 5 : 20
+        log("6. peer: i3blocks, \(Int(window)) s window")
+        let i3 = try Peer.i3blocks(window: window, iterations: iterations)
+        log("6. peer: widgethostd, \(Int(window)) s window")
+        let host = try Peer.widgethostd(window: window, iterations: iterations)
+        let seconds = Int(window)
+        report.rows.append(
+            Row(
+                figure: "6 peer", measure: "CPU s in \(seconds) s, 20 × every 10 s", unit: "s", median: host.cpuSeconds,
+                p99: nil, floor: i3.cpuSeconds, ratio: i3.cpuSeconds > 0 ? host.cpuSeconds / i3.cpuSeconds : nil,
+                target: "vs i3blocks", met: nil))
+        report.rows.append(
+            Row(
+                figure: "6 peer", measure: "host wake-ups in \(seconds) s", unit: "", median: Double(host.wakeups), p99: nil,
+                floor: Double(i3.wakeups), ratio: i3.wakeups > 0 ? Double(host.wakeups) / Double(i3.wakeups) : nil,
+                target: "vs i3blocks", met: nil))
+        report.rows.append(
+            Row(
+                figure: "6 peer", measure: "on demand, by command", unit: "µs", median: host.refreshByCommand.median,
+                p99: host.refreshByCommand.p99, floor: i3.refreshByCommand.median,
+                ratio: host.refreshByCommand.median / i3.refreshByCommand.median, target: "vs pkill -RTMIN+1", met: nil))
+        report.rows.append(
+            Row(
+                figure: "6 peer", measure: "on demand, direct", unit: "µs", median: host.refreshDirect.median,
+                p99: host.refreshDirect.p99, floor: i3.refreshDirect.median,
+                ratio: host.refreshDirect.median / i3.refreshDirect.median, target: "vs kill(2)", met: nil))
+        report.details["peer.widgethostd.extension_wakeups"] = Double(host.childWakeups)
+        report.details["peer.i3blocks.lines_printed"] = Double(i3.updates)
+        report.details["peer.window_s"] = window
+    }
+}

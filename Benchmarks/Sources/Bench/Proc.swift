@@ -1,0 +1,57 @@
+import Foundation
+
+/// What /proc says about a process: the figures the benchmarks compare.
+enum Proc {
+    /// A field of /proc/PID/status in kB, as bytes (`RssAnon`, `VmSwap`).
+    static func statusBytes(_ pid: pid_t, _ field: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            let digits = line.dropFirst(field.count + 1).filter(\.isNumber)
+            return Int(digits).map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    /// Voluntary plus involuntary context switches of every thread of `pid`: each one is
+    /// a time the process was scheduled off the CPU, so their count is its wake-ups.
+    static func contextSwitches(_ pid: pid_t) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var total = 0
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
+                continue
+            }
+            for line in text.split(separator: "\n")
+            where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+                total += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+            }
+        }
+        return total
+    }
+
+    static func threadCount(_ pid: pid_t) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).count
+    }
+
+    /// CPU seconds from /proc/PID/stat: the process's own (utime + stime) and its reaped
+    /// children's (cutime + cstime).
+    static func cpuSeconds(_ pid: pid_t) -> (own: Double, children: Double)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        // Fields after "(comm)": state is field 3; utime 14, stime 15, cutime 16, cstime 17.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 15, let utime = Double(fields[11]), let stime = Double(fields[12]),
+            let cutime = Double(fields[13]), let cstime = Double(fields[14])
+        else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ((utime + stime) / ticks, (cutime + cstime) / ticks)
+    }
+
+    /// The pids whose parent is `pid`.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let path = "/proc/\(pid)/task/\(pid)/children"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import WidgetHostProtocol
+
+/// Figure 1: from the `reloadTimelines` request to the new entry being current, as a
+/// `subscribe` client sees it; against the floors of the same extension without the host.
+enum ReloadLatency {
+    static func timelineRequest(id: Int, kind: String = "BenchWidget") -> String {
+        let now = RFC3339.format(Date())
+        return #"{"jsonrpc":"2.0","id":\#(id),"method":"timeline/get","params":{"kind":"\#(kind)","family":"systemSmall","widgetId":"w1","now":"\#(now)"}}"#
+            + "\n"
+    }
+
+    /// Floor, warm: one NDJSON round trip over a pipe to an already-running extension.
+    static func pipeRoundTrip(iterations: Int) throws -> Sample {
+        let child = try SpawnedChild.spawn(Binaries.benchExtension, environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC"])
+        defer { child.finish() }
+        try child.channel.write(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1}}"# + "\n")
+        _ = try child.channel.readLine()
+        var sample = Sample()
+        for index in 0..<(iterations + 20) {
+            let request = timelineRequest(id: index + 1)
+            let elapsed = try microseconds {
+                try child.channel.write(request)
+                _ = try child.channel.readLine()
+            }
+            if index >= 20 { sample.add(elapsed) }  // The first ones warm the caches.
+        }
+        return sample
+    }
+
+    /// Floor, cold: spawn the extension, one request, its reply.
+    static func spawnAndAnswer(iterations: Int) throws -> Sample {
+        var sample = Sample()
+        for index in 0..<(iterations + 5) {
+            let request = timelineRequest(id: 1)
+            var child: SpawnedChild?
+            let elapsed = try microseconds {
+                child = try SpawnedChild.spawn(
+                    Binaries.benchExtension, environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC"])
+                try child!.channel.write(request)
+                _ = try child!.channel.readLine()
+            }
+            child?.finish()
+            if index >= 5 { sample.add(elapsed) }
+        }
+        return sample
+    }
+
+    /// The daemon: `reloadTimelines {kind: BenchWidget}` for its one widget, timed until the
+    /// `entryChanged` notice with the new serial arrives. `cold`: the daemon stops the
+    /// extension after every request (idle_timeout = 0s); each iteration waits for that.
+    static func daemon(_ daemon: DaemonProcess, iterations: Int, cold: Bool) throws -> Sample {
+        let subscription = try Subscription(socket: daemon.socket)
+        defer { subscription.close() }
+        let ids = try daemon.addWidgets(1, kind: "BenchWidget")
+        var last = try subscription.next(.entryChanged) { $0.widgetId == ids[0] && ($0.serial ?? 0) > 0 }.notice.identity
+        if cold { _ = try subscription.next(.extensionStopped) }
+        let control = try LineChannel(connectingTo: daemon.socket)
+        defer { control.close() }
+        var sample = Sample()
+        let warmup = cold ? 3 : 20
+        for index in 0..<(iterations + warmup) {
+            let request =
+                #"{"jsonrpc":"2.0","id":\#(index + 1),"method":"reloadTimelines","params":{"kind":"BenchWidget"}}"#
+                + "\n"
+            let start = monotonicSeconds()
+            try control.write(request)
+            let (notice, arrived) = try subscription.next(.entryChanged) { ($0.serial ?? 0) > 0 }
+            let reply = try control.readString()
+            guard reply.contains("\"started\"") else { throw BenchError("reload not started: \(reply)") }
+            guard notice.identity != last else { throw BenchError("entryChanged carried the old serial") }
+            last = notice.identity
+            if index >= warmup { sample.add((arrived - start) * 1e6) }
+            if cold {
+                _ = try subscription.next(.extensionStopped)
+                // Let the stopped process exit before the next spawn competes with it.
+                let old = Proc.children(of: daemon.pid)
+                let deadline = monotonicSeconds() + 2
+                while !old.isEmpty, monotonicSeconds() < deadline, !Proc.children(of: daemon.pid).isEmpty {
+                    usleep(1_000)
+                }
+            }
+        }
+        return sample
+    }
+}
