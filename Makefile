@@ -44,6 +44,16 @@ install: plugins
 	$(SWIFT) build $(INSTALL_BUILD_FLAGS) --product widgethost
 	@scripts/install.sh "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)"
 
+# Benchmarks against their floors and a peer (docs/benchmarks.md): a release build, one
+# table, Benchmarks/results/latest.json. Not part of `make test`; about 5 minutes on 2 cores
+# once built. i3blocks is the peer; it is installed here, not for the tests.
+# BENCH_FLAGS=--quick for a short run.
+BENCH_PACKAGES := i3blocks
+BENCH_FLAGS ?=
+bench: deps
+	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
+	@Benchmarks/run.sh $(BENCH_FLAGS)
+
 # Only the core's rules (microseconds each).
 test-core:
 	$(SWIFT) test --filter WidgetHostCoreTests

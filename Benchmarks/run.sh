@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `make bench`: builds the daemon, the CLI and the benchmark binaries in release (once), then
+# runs every figure and prints one table; Benchmarks/results/latest.json gets the numbers.
+# Usage: Benchmarks/run.sh [--quick] [--peer-window SECONDS] [--skip reload,throughput,idle,core,peer]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+products=(widgethostd widgethost widgethost-bench widgethost-bench-extension widgethost-bench-echo)
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+for product in "${products[@]}"; do
+    echo "bench: swift build -c release --product $product" >&2
+    if ! swift build -c release --product "$product" >"$build_log" 2>&1; then
+        grep -E "error" "$build_log" >&2 || tail -20 "$build_log" >&2
+        echo "bench: the release build of $product failed" >&2
+        exit 1
+    fi
+    grep -E "warning:" "$build_log" >&2 || true
+done
+bin=$(swift build -c release --show-bin-path)
+"$bin/widgethost-bench" --json Benchmarks/results/latest.json "$@"
