@@ -38,7 +38,7 @@ struct ScenarioErrorTests {
             ("[simulation]\nstart = \"yesterday\"\n", 2, "simulation.start"),
             ("[simulation]\nstart = \"2026-02-15T00:00:00Z\"\nduration = \"-1h\"\n", 3, "simulation.duration"),
             ("[simulation]\nstart = \"2026-02-15T00:00:00Z\"\ntimezone = \"Mars/Olympus\"\n", 3, "simulation.timezone"),
-            ("[simulation]\nstart = \"2026-02-15T00:00:00Z\"\nstart = \"2026-02-16T00:00:00Z\"\n", 3, ""),
+            ("[simulation]\nstart = \"2026-02-15T00:00:00Z\"\nstart = \"2026-02-16T00:00:00Z\"\n", 3, "duplicate key simulation.start"),
         ])
     func refusedOnItsLine(text: String, line: Int, key: String) throws {
         let error = try #require(refusal(text))

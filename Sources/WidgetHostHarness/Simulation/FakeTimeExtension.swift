@@ -74,8 +74,9 @@ struct FakeTimeExtension {
             "LD_PRELOAD": libraryPath,
             "FAKETIME": "@\(Int(now.timeIntervalSince1970.rounded(.down)))",
             "FAKETIME_FMT": "%s",
-            // Timers and sleeps keep real time: deadlines are real.
-            "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+            // CLOCK_MONOTONIC is shifted too but ticks at the real rate, so sleeps and timers
+            // stay real. (FAKETIME_DONT_FAKE_MONOTONIC=1 would break absolute sleeps:
+            // Python's time.sleep fails with EINVAL under it.)
         ]
     }
 
