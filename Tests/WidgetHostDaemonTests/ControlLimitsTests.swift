@@ -1,0 +1,159 @@
+import Foundation
+import Logging
+import Testing
+import WidgetHostCore
+import WidgetHostProtocol
+@testable import WidgetHostDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `control.max_connections`, `control.idle_timeout` and a client that does not read,
+/// against the real daemon's socket, with short limits so that each runs in about a second.
+@Suite("Control socket limits", .tags(.process), .serialized)
+struct ControlLimitsTests {
+    @Test("One connection past control.max_connections gets -32000 and is closed; a freed slot is usable again",
+        arguments: [3, 5])
+    func maxConnections(limit: Int) throws {
+        let daemon = try ControlLimitsDaemon { $0.maxConnections = limit }
+        var clients = try (0..<limit).map { _ in try daemon.client() }
+        for client in clients { _ = try client.result("status", as: StatusResult.self) }
+
+        let refused = try daemon.client()
+        guard case .message(.errorResponse(nil, let error))? = refused.receive() else {
+            Issue.record("the extra connection was not refused")
+            return
+        }
+        #expect(error.code == JSONRPCError.requestRefusedCode)
+        #expect(error.message == "too many connections (control.max_connections = \(limit)); try again")
+        #expect(closedByPeer(refused.fd, within: 2), "then closed")
+
+        clients.removeFirst()  // closes one
+        // The daemon notices the close on its own loop; until then the next one may be refused.
+        let answered = try waitUntil(timeout: 3) {
+            let next = try daemon.client()
+            return !closedByPeer(next.fd, within: 0.2) && (try? next.result("status", as: StatusResult.self)) != nil
+        }
+        #expect(answered, "a slot freed by a closed connection is given to the next client")
+    }
+
+    @Test("A connection with no line for control.idle_timeout is closed; a busy one and a subscriber stay")
+    func idleTimeout() throws {
+        let daemon = try ControlLimitsDaemon { $0.idleTimeout = 0.3 }
+        let idle = try daemon.client()
+        let busy = try daemon.client()
+        let subscriber = try daemon.client()
+        _ = try subscriber.call("subscribe")
+        let opened = Date()
+
+        // The busy client sends a line every 100 ms, for three idle timeouts.
+        while Date().timeIntervalSince(opened) < 0.9 {
+            #expect(throws: Never.self) { try busy.result("status", as: StatusResult.self) }
+            usleep(100_000)
+        }
+        #expect(closedByPeer(idle.fd, within: 0), "the idle connection was closed")
+        #expect(throws: Never.self) { try subscriber.result("status", as: StatusResult.self) }
+        #expect(throws: Never.self) { try busy.result("status", as: StatusResult.self) }
+    }
+
+    @Test("A client that sends without reading stops being read; the daemon answers others at once; nothing is lost")
+    func slowReader() throws {
+        let daemon = try ControlLimitsDaemon { _ in }
+        let slow = try daemon.client()
+        let other = try daemon.client()
+        // 2,000 requests of 1 KiB (2 MiB) whose replies (~300 B each) are never read while
+        // they are sent: far more than the socket buffers hold on either side.
+        let count = 2000
+        let padding = String(repeating: "p", count: 1000)
+        let writer = BlockingWriter(fd: slow.fd, lines: (1...count).map {
+            #"{"jsonrpc":"2.0","id":\#($0),"method":"noSuchMethod","params":{"pad":"\#(padding)"}}"#
+        })
+
+        var latencies: [TimeInterval] = []
+        for _ in 0..<10 {
+            let before = Date()
+            _ = try other.result("status", as: StatusResult.self)
+            latencies.append(Date().timeIntervalSince(before))
+            usleep(50_000)
+        }
+        #expect(!writer.isDone, "the daemon stopped reading the client that does not read")
+        #expect((latencies.max() ?? 1) < 0.1, "status took up to \(latencies.max() ?? 0) s")
+
+        var ids: [Int] = []
+        while ids.count < count, let message = slow.receive() {
+            if case .message(.errorResponse(.number(let id)?, let error)) = message, error.code == -32601 { ids.append(id) }
+        }
+        #expect(ids == Array(1...count), "every request answered once, in order")
+        #expect(try waitUntil(timeout: 5) { writer.isDone })
+    }
+}
+
+/// Whether the other end closed `fd` (EOF) within `seconds`, without consuming anything
+/// but a pending error reply.
+func closedByPeer(_ fd: CInt, within seconds: TimeInterval) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    repeat {
+        var byte: UInt8 = 0
+        let peeked = recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        if peeked == 0 { return true }
+        if peeked > 0 {
+            // Data before the EOF (an error reply): drain it and look again.
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            _ = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            continue
+        }
+        usleep(10_000)
+    } while Date() < end
+    return false
+}
+
+/// The real daemon with no extensions and the given control settings.
+final class ControlLimitsDaemon {
+    let directory: String
+    let daemon: Daemon
+
+    init(_ configure: (inout ControlSettings) -> Void) throws {
+        directory = try DaemonFixture.makeTemporaryDirectory()
+        var control = ControlSettings(socketPath: "\(directory)/control.sock")
+        configure(&control)
+        var options = DaemonOptions(
+            host: HostConfiguration(), control: control, pluginPaths: [], appGroupsPath: "\(directory)/AppGroups",
+            statePath: "\(directory)/state")
+        try "boot-1\n".write(toFile: "\(directory)/boot_id", atomically: true, encoding: .utf8)
+        options.bootIDPath = "\(directory)/boot_id"
+        var logger = Logger(label: "widgethostd-limits-test")
+        logger.logLevel = .critical
+        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: []) })
+        try daemon.start()
+    }
+
+    deinit {
+        daemon.stop()
+        try? daemon.wait()
+        daemon.shutdownEventLoop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func client() throws -> TestClient { try TestClient(path: daemon.options.control.socketPath) }
+}
+
+/// Writes lines to a socket on a thread of its own, blocking as a real client would.
+final class BlockingWriter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    var isDone: Bool { lock.withLock { done } }
+
+    init(fd: CInt, lines: [String]) {
+        let bytes = Array(lines.joined(separator: "\n").utf8) + [UInt8(ascii: "\n")]
+        Thread.detachNewThread { [self] in
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break }
+                offset += written
+            }
+            lock.withLock { done = true }
+        }
+    }
+}
