@@ -42,6 +42,7 @@ struct WidgetHostCommand: ParsableCommand {
             RescanCommand.self,
             DoctorCommand.self,
             SimulateCommand.self,
+            ClockCommand.self,
         ]
     )
 }

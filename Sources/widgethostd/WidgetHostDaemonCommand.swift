@@ -47,6 +47,14 @@ struct WidgetHostDaemonCommand: ParsableCommand {
     @Flag(name: .long, help: "Check the state database and print a report, then exit (0 healthy, 1 not).")
     var stateCheck = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Run on a virtual clock starting at this RFC 3339 instant; advance it with `widgethost clock advance 2h` "
+                + "or `widgethost clock run-until 18:00`. Extensions see it through libfaketime.",
+            valueName: "start"))
+    var virtualClock: String?
+
     @Option(name: .long, help: ArgumentHelp("Where the boot id is read (tests simulate a reboot).", visibility: .hidden))
     var bootIdFile: String?
 
@@ -72,6 +80,12 @@ struct WidgetHostDaemonCommand: ParsableCommand {
         var options = configuration.daemonOptions
         options.listenDescriptor = listenDescriptor
         if let bootIdFile { options.bootIDPath = bootIdFile }
+        if let virtualClock {
+            guard let start = ISO8601DateFormatter().date(from: virtualClock) else {
+                throw failure("--virtual-clock \(virtualClock) is not an RFC 3339 instant; write it as 2026-02-15T08:00:00Z")
+            }
+            options.virtualClockStart = start
+        }
         let daemon: Daemon
         let lock: StateDirectoryLock
         do {

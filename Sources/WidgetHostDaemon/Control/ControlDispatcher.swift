@@ -71,6 +71,15 @@ struct ControlDispatcher {
                 return .later(rescan().flatMapThrowing { try JSONValue(encoding: $0) })
             case .subscribe:
                 return .subscribed(try JSONValue(encoding: SubscribeResult()))
+            case .clock:
+                let params = try decodeOptional(ClockParams.self, from: params, method: name) ?? ClockParams()
+                if params.advance != nil || params.until != nil, !isAdmin(peer) {
+                    return .error(
+                        JSONRPCError(
+                            code: JSONRPCError.permissionDeniedCode,
+                            message: "advancing the clock needs root, the daemon's own user or a group in control.admin_groups"))
+                }
+                return .later(try runtime.advanceClock(params).flatMapThrowing { try JSONValue(encoding: $0) })
             }
         } catch let error as JSONRPCError {
             return .error(error)

@@ -44,6 +44,9 @@ final class ExtensionSupervisor: @unchecked Sendable {
 
     var runningProcessCount: Int { processes.count }
 
+    /// A request is out with an extension (the virtual clock waits for it before jumping).
+    var hasRunningRequest: Bool { !running.isEmpty }
+
     func pid(of ext: String) -> pid_t? { processes[ext]?.pid }
 
     // MARK: - Effects

@@ -21,6 +21,8 @@ public struct DaemonOptions: Sendable {
     public var listenDescriptor: CInt?
     /// The time-zone file watched for significant time changes (a test points this at its own file).
     public var localtimePath = "/etc/localtime"
+    /// `--virtual-clock START`: run on a virtual clock from START, advanced by the `clock` method.
+    public var virtualClockStart: Date?
     /// `limits.cgroup`. Off unless the config says otherwise: `auto` moves the daemon's own
     /// process into a leaf cgroup, which a test process must not do to itself.
     public var cgroup = CgroupMode.off
@@ -87,8 +89,12 @@ public final class Daemon: @unchecked Sendable {
 
     /// The daemon as widgethostd runs it: plugins from `options.pluginPaths`, the wall clock.
     public static func make(options: DaemonOptions, store: any StateStore, logger: Logger) throws(StateError) -> Daemon {
-        try Daemon(
-            options: options, store: store, logger: logger,
+        let clock: any HostClock =
+            options.virtualClockStart.map {
+                VirtualClock(start: $0, timestampFile: options.statePath + "/virtual-clock.faketime")
+            } ?? WallClock()
+        return try Daemon(
+            options: options, store: store, clock: clock, logger: logger,
             scanBundles: { PluginScanner.scan(paths: options.pluginPaths) })
     }
 
@@ -126,8 +132,9 @@ public final class Daemon: @unchecked Sendable {
         eventLoop.preconditionInEventLoop()
         let scan = scanBundles()
         for warning in scan.warnings + scan.notes { logger.notice("\(warning)") }
-        let loader = CatalogLoader(
+        var loader = CatalogLoader(
             appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment)
+        if let clock = runtime.clock as? VirtualClock { loader.extraEnvironment = clock.extensionEnvironment }
         return loader.load(found: scan.bundles, skipped: scan.skipped, in: runtime.supervisor.processTable).map { [self] loaded in
             runtime.supervisor.setLaunches(loaded.launches)
             runtime.catalog = loaded.result

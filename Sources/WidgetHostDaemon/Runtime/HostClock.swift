@@ -11,3 +11,50 @@ public struct WallClock: HostClock {
     public init() {}
     public var now: Date { Date() }
 }
+
+/// `widgethostd --virtual-clock START`: the wall clock shifted by an offset that only
+/// `jump(to:)` changes, so time runs at the real rate (deadlines and timeouts stay real)
+/// until a client advances it. Extensions see the same time through libfaketime, which
+/// re-reads the offset from `timestampFile` on every call.
+public final class VirtualClock: HostClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval
+    /// Holds `+SECONDS`, libfaketime's relative form, rewritten at every jump.
+    public let timestampFile: String
+
+    public init(start: Date, timestampFile: String) {
+        offset = start.timeIntervalSinceNow
+        self.timestampFile = timestampFile
+        writeTimestampFile()
+    }
+
+    public var now: Date {
+        lock.lock()
+        defer { lock.unlock() }
+        return Date() + offset
+    }
+
+    /// Moves the clock to `date` (never backwards).
+    public func jump(to date: Date) {
+        lock.lock()
+        offset = max(offset, date.timeIntervalSinceNow)
+        lock.unlock()
+        writeTimestampFile()
+    }
+
+    /// What an extension process needs to see this clock (libfaketime, Debian `faketime`).
+    public var extensionEnvironment: [String: String] {
+        [
+            "LD_PRELOAD": "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+            "FAKETIME_TIMESTAMP_FILE": timestampFile,
+            "FAKETIME_NO_CACHE": "1",
+        ]
+    }
+
+    private func writeTimestampFile() {
+        lock.lock()
+        let text = String(format: "%+.3f\n", offset)
+        lock.unlock()
+        try? text.write(toFile: timestampFile, atomically: true, encoding: .utf8)
+    }
+}

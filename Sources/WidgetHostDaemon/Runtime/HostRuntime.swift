@@ -64,6 +64,14 @@ public final class HostRuntime: @unchecked Sendable {
         }
     }
 
+    /// After the virtual clock jumped, the timer's real delay is wrong: set it again.
+    func rearmTimer() {
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        armTimer()
+    }
+
     /// One timer, at the core's next deadline; none while nothing is scheduled.
     private func armTimer() {
         let deadline = host.nextDeadline

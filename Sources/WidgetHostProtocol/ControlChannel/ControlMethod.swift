@@ -11,6 +11,8 @@ public enum ControlMethod: String, Sendable, CaseIterable {
     case extensions
     case rescan
     case subscribe
+    /// Reads the daemon's clock; with `--virtual-clock`, advances it (`ClockParams`).
+    case clock
 
     /// Methods that change which widgets or extensions exist need an admin peer.
     public var requiresAdmin: Bool {
