@@ -39,18 +39,17 @@ struct FakeTimeExtension {
         } catch {
             throw HarnessError("\(error)")
         }
-        // DESIGN.md: cleared except PATH, LANG and TZ, plus what the host sets.
-        let inherited = ProcessInfo.processInfo.environment
-        var environment = ["PATH": inherited["PATH"] ?? "/usr/local/bin:/usr/bin:/bin", "TZ": timeZone.identifier]
-        if let lang = inherited["LANG"] { environment["LANG"] = lang }
-        environment["WIDGETHOST_BUNDLE"] = bundle.directory.path
-        var groups: [String] = []
-        for group in bundle.appGroups.sorted() {
-            let container = (appGroupsPath as NSString).appendingPathComponent(group)
-            try? FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
-            groups.append("\(group)=\(container)")
+        // The daemon's own environment for extensions (PATH, LANG, TZ and what the host sets),
+        // with TZ the scenario's zone.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["TZ"] = timeZone.identifier
+        let environment: [String: String]
+        do {
+            environment = try CatalogLoader(appGroupsPath: appGroupsPath, inheritedEnvironment: inherited)
+                .prepare(bundle).environment
+        } catch {
+            throw HarnessError("\(path): cannot prepare its app group containers under \(appGroupsPath): \(error)")
         }
-        environment["WIDGETHOST_APP_GROUPS"] = groups.joined(separator: ":")
         let probe = FakeTimeExtension(
             bundle: bundle, descriptor: ExtensionDescriptor(id: bundle.bundleID, widgets: []), baseEnvironment: environment)
         let (result, _) = probe.run(nil, at: start, timeout: 5, sampleInterval: 1, onSample: { _, _ in true })
