@@ -57,7 +57,12 @@ final class RealDaemon: @unchecked Sendable {
         process.executableURL = daemon
         process.arguments = arguments
         process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC"]
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        // Kept across restarts, for the message of a failing test.
+        let log = directory + "/widgethostd.log"
+        if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
+        let handle = FileHandle(forWritingAtPath: log)
+        handle?.seekToEndOfFile()
+        process.standardError = handle
         try process.run()
         let ready = Date().addingTimeInterval(20)
         while Date() < ready, (try? ControlClient(socketPath: socket)) == nil { usleep(10_000) }

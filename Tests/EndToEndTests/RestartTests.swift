@@ -59,6 +59,32 @@ struct RestartTests {
         #expect(requestLog(daemon, "WellBehaved").filter { $0 == "timeline/get" }.count == timelinesBefore)
     }
 
+    @Test("An extension inherits only its three pipes, so a killed daemon leaves no listener behind for the next one")
+    func extensionsInheritOnlyTheirPipes() throws {
+        let daemon = try RealDaemon(fixtures: ["WellBehaved"])
+        var client = try ControlClient(socketPath: daemon.socket)
+        let _: AddWidgetResult = try client.call(.addWidget, params: AddWidgetParams(kind: "WellBehavedWidget", family: .systemSmall))
+        try waitForTimelines(client, count: 1)
+        let daemonPID = daemon.process.processIdentifier
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemonPID)/task")) ?? []
+        let children = tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(daemonPID)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { Int32($0) }
+        }
+        try #require(!children.isEmpty, "the extension stays running while idle")
+        for child in children {
+            let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child)/fd").compactMap(Int.init).sorted()
+            #expect(fds == [0, 1, 2], "extension \(child) holds descriptors \(fds)")
+        }
+
+        // The consequence that matters: after kill -9 (extensions still alive), a new daemon starts and serves.
+        daemon.kill9()
+        try daemon.start()
+        client = try ControlClient(socketPath: daemon.socket)
+        let status: StatusResult = try client.call(.status, params: StatusParams())
+        #expect(status.widgets.count == 1)
+    }
+
     @Test("Restart with a new boot id: exactly one exempt reload per instance")
     func newBoot() throws {
         let daemon = try RealDaemon(fixtures: ["WellBehaved"])

@@ -1,3 +1,4 @@
+import CSystemd
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -44,10 +45,14 @@ public enum ProcessSpawner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears O_CLOEXEC on the target; every other descriptor closes on exec.
+        // dup2 clears O_CLOEXEC on the target.
         posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        // And nothing else: a descriptor some library opened without O_CLOEXEC (the control
+        // socket's listener was one) would outlive a killed daemon in its extensions, and a
+        // new daemon would find the socket still "served" by an orphan.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
