@@ -23,7 +23,7 @@ enum Binaries {
 final class DaemonProcess {
     static let bundleID = "org.widgethost.bench.widget"
     let directory: String
-    let process = Process()
+    private(set) var process = Process()
     var socket: String { directory + "/s.sock" }
     var pid: pid_t { process.processIdentifier }
 
@@ -67,6 +67,14 @@ final class DaemonProcess {
             usleep(5_000)
         }
         throw BenchError("widgethostd did not open \(socket) within 30 s; see \(directory)/daemon.log")
+    }
+
+    /// SIGTERM, then a new widgethostd on the same state (what a restart or a reboot does).
+    func restart() throws {
+        process.terminate()
+        process.waitUntilExit()
+        process = Process()
+        try start()
     }
 
     func stop() {

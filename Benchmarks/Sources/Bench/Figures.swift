@@ -85,11 +85,17 @@ enum Figures {
         report.details["idle.threads"] = Double(result.idleThreads)
         for point in result.footprints {
             let mebibytes = Double(point.rssAnon) / 1_048_576
+            let restarted = Double(point.afterRestart) / 1_048_576
             report.rows.append(
                 Row(
-                    figure: "4 footprint", measure: "RssAnon, \(point.widgets) widgets", unit: "MiB", median: mebibytes,
-                    p99: nil, floor: nil, ratio: nil, target: point.widgets == 1_000 ? "< 20 MiB" : "",
+                    figure: "4 footprint", measure: "RssAnon, \(point.widgets) widgets, after adding", unit: "MiB",
+                    median: mebibytes, p99: nil, floor: nil, ratio: nil, target: point.widgets == 1_000 ? "< 20 MiB" : "",
                     met: point.widgets == 1_000 ? mebibytes < 20 : nil))
+            report.rows.append(
+                Row(
+                    figure: "4 footprint", measure: "RssAnon, \(point.widgets) widgets, restarted", unit: "MiB",
+                    median: restarted, p99: nil, floor: nil, ratio: nil, target: point.widgets == 1_000 ? "< 20 MiB" : "",
+                    met: point.widgets == 1_000 ? restarted < 20 : nil))
             report.details["footprint.\(point.widgets).fill_s"] = point.fillSeconds
         }
     }

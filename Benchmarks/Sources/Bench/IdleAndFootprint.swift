@@ -8,8 +8,9 @@ enum IdleAndFootprint {
         var idleWakeupsPerSecond: Double
         var idleWindow: Double
         var idleThreads: Int
-        /// (widgets, RssAnon bytes, seconds it took to add them and have them served)
-        var footprints: [(widgets: Int, rssAnon: Int, fillSeconds: Double)]
+        /// (widgets, RssAnon bytes once they were added and served, RssAnon bytes after a
+        /// restart that loads them from the state store, seconds it took to add and serve them)
+        var footprints: [(widgets: Int, rssAnon: Int, afterRestart: Int, fillSeconds: Double)]
     }
 
     static let settings = """
@@ -42,8 +43,13 @@ enum IdleAndFootprint {
             }
             if sizes.contains(target) {
                 let rss = Proc.statusBytes(daemon.pid, "RssAnon") ?? -1
-                result.footprints.append((target, rss, fill))
-                log("footprint: \(target) widgets, RssAnon \(rss / 1024) KiB (added and served in \(String(format: "%.1f", fill)) s)")
+                try daemon.restart()
+                usleep(1_000_000)
+                let restarted = Proc.statusBytes(daemon.pid, "RssAnon") ?? -1
+                result.footprints.append((target, rss, restarted, fill))
+                log(
+                    "footprint: \(target) widgets, RssAnon \(rss / 1024) KiB after adding them "
+                        + "(\(String(format: "%.1f", fill)) s), \(restarted / 1024) KiB after a restart")
             }
         }
         return result
