@@ -227,7 +227,10 @@ let package = Package(
         // The example extensions' providers and app-side writers.
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget", "W8TrackrShared", "LucidPalShared", "WidgyShared"],
+            dependencies: [
+                "WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget",
+                "W8TrackrShared", "LucidPalShared", "WidgyShared",
+            ],
             swiftSettings: strict
         ),
         // Real daemon, real extension processes, real CLI: run against the built products.
