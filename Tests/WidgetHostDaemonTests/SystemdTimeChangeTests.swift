@@ -47,7 +47,7 @@ struct SystemdTimeChangeTests {
                 localtimePath: "\(directory)/localtime", watchClock: false, on: group.next(),
                 settle: .milliseconds(50)
             ) { reports.append($0) }
-            monitor.start()
+            try monitor.start()
         }
 
         deinit {
@@ -194,7 +194,7 @@ struct SystemdTimeChangeTests {
         let monitor = try TimeChangeMonitor(
             localtimePath: "\(directory)/localtime", on: group.next(), settle: .milliseconds(20), minimumJump: 0
         ) { reports.append($0) }
-        monitor.start()
+        try monitor.start()
         defer { monitor.stop() }
         let timer = try ClockSetTimer()
 

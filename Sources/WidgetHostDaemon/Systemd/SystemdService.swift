@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Logging
 import NIOCore
@@ -18,7 +17,7 @@ final class SystemdService: @unchecked Sendable {
     private var lastStatus: String?
     private var watchdog: SystemdWatchdog?
     private var timeChanges: TimeChangeMonitor?
-    private var signalSources: [any DispatchSourceSignal] = []
+    private var signalWatch: DescriptorWatch?
 
     init(notifier: SystemdNotifier = SystemdNotifier(), logger: Logger) {
         self.notifier = notifier
@@ -65,8 +64,8 @@ final class SystemdService: @unchecked Sendable {
         lastStatus = "stopping"
         timeChanges?.stop()
         timeChanges = nil
-        for source in signalSources { source.cancel() }
-        signalSources = []
+        signalWatch?.stop()
+        signalWatch = nil
     }
 
     /// The loop is about to end.
@@ -84,15 +83,23 @@ final class SystemdService: @unchecked Sendable {
             stopRequested = true
             stop()
         }
-        let actions: [(CInt, () -> Void)] = [(SIGTERM, stopOnce), (SIGINT, stopOnce), (SIGHUP, reload)]
-        let handlers = UncheckedSendableBox(actions)
+        let actions = UncheckedSendableBox([SIGTERM: stopOnce, SIGINT: stopOnce, SIGHUP: reload])
         eventLoop.execute { [self] in
-            for (index, (signalNumber, _)) in handlers.value.enumerated() {
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler { eventLoop.execute { handlers.value[index].1() } }
-                source.activate()
-                signalSources.append(source)
+            guard let pipe = SignalPipe.install([SIGTERM, SIGINT, SIGHUP]) else {
+                logger.error("cannot install signal handlers (\(String(cString: strerror(errno)))); stop widgethostd with SIGKILL")
+                return
+            }
+            let watched = DescriptorWatch.Watched(descriptor: pipe) {
+                for signalNumber in SignalPipe.drain() {
+                    eventLoop.execute { actions.value[signalNumber]?() }
+                }
+            }
+            do {
+                let watch = try DescriptorWatch([watched], unblocking: [SIGTERM, SIGINT, SIGHUP])
+                watch.start(name: "widgethost.signals")
+                signalWatch = watch
+            } catch {
+                logger.error("cannot watch for signals (\(error)); stop widgethostd with SIGKILL")
             }
         }
     }
@@ -108,7 +115,7 @@ final class SystemdService: @unchecked Sendable {
                     metadata: ["TIME_CHANGE": "\(changes.map(\.rawValue).joined(separator: ","))"])
                 runtime?.apply(.significantTimeChange)
             }
-            monitor.start()
+            try monitor.start()
             timeChanges = monitor
         } catch {
             logger.warning(

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import NIOCore
 
@@ -15,18 +14,17 @@ public enum TimeChange: String, Sendable, Hashable, Comparable {
 /// Watches for wall-clock sets (`ClockSetTimer`) and time-zone changes (`TimeZoneWatch`)
 /// and reports them on the runtime's event loop, one report per burst: replacing
 /// `/etc/localtime` is several file events, and an NTP step may come with a zone change.
-/// The descriptors are read by Dispatch read sources on a private queue, which hop to the
-/// loop; nothing here polls.
+/// The descriptors are read on a `DescriptorWatch` thread, which hops to the loop; nothing
+/// here wakes while nothing changes.
 public final class TimeChangeMonitor: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let settle: TimeAmount
     private let minimumJump: TimeInterval
     private let report: ([TimeChange]) -> Void
-    private let queue = DispatchQueue(label: "widgethost.time-changes")
-    // On `queue`:
+    // Read on the watch thread; released by `stop()` once that thread is done.
     private var clockTimer: ClockSetTimer?
     private var zoneWatch: TimeZoneWatch?
-    private var sources: [any DispatchSourceRead] = []
+    private var watch: DescriptorWatch?
     // On the event loop:
     private var pending: Set<TimeChange> = []
     private var delivery: Scheduled<Void>?
@@ -52,35 +50,37 @@ public final class TimeChangeMonitor: @unchecked Sendable {
     }
 
     /// Starts reading the descriptors.
-    public func start() {
-        queue.sync {
-            if let timer = clockTimer {
-                addSource(timer.descriptor) { [self] in
-                    do {
-                        switch try clockTimer?.read() {
-                        case .clockSet(let jump) where abs(jump) >= minimumJump: noted(.clockSet)
-                        case .expired: noted(.clockSet)
-                        default: break
-                        }
-                    } catch {
-                        noted(.clockSet)  // re-arming failed; report the set we saw, the next read retries
+    public func start() throws {
+        var watched: [DescriptorWatch.Watched] = []
+        if let timer = clockTimer {
+            watched.append(DescriptorWatch.Watched(descriptor: timer.descriptor) { [self] in
+                do {
+                    switch try timer.read() {
+                    case .clockSet(let jump) where abs(jump) >= minimumJump: noted(.clockSet)
+                    case .expired: noted(.clockSet)
+                    default: break
                     }
+                } catch {
+                    noted(.clockSet)  // re-arming failed; report the set we saw, the next read retries
                 }
-            }
-            if let watch = zoneWatch {
-                addSource(watch.descriptor) { [self] in
-                    if (try? zoneWatch?.read()) ?? true { noted(.timeZone) }
-                }
-            }
+            })
         }
+        if let zone = zoneWatch {
+            watched.append(DescriptorWatch.Watched(descriptor: zone.descriptor) { [self] in
+                if (try? zone.read()) ?? true { noted(.timeZone) }
+            })
+        }
+        let watch = try DescriptorWatch(watched)
+        watch.start(name: "widgethost.time-changes")
+        self.watch = watch
     }
 
     /// Stops watching and closes the descriptors; nothing is reported afterwards.
     public func stop() {
-        queue.sync {
-            for source in sources { source.cancel() }
-            sources = []
-        }
+        watch?.stop()
+        watch = nil
+        clockTimer = nil
+        zoneWatch = nil
         eventLoop.execute { [self] in
             delivery?.cancel()
             delivery = nil
@@ -88,19 +88,7 @@ public final class TimeChangeMonitor: @unchecked Sendable {
         }
     }
 
-    private func addSource(_ descriptor: CInt, handler: @escaping @Sendable () -> Void) {
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler(handler: handler)
-        // The descriptor is closed only once the source no longer watches it.
-        source.setCancelHandler { [self] in
-            if descriptor == clockTimer?.descriptor { clockTimer = nil }
-            if descriptor == zoneWatch?.descriptor { zoneWatch = nil }
-        }
-        sources.append(source)
-        source.activate()
-    }
-
-    /// Called on `queue`; gathers the burst on the loop and reports it once it settles.
+    /// Called on the watch thread; gathers the burst on the loop and reports it once it settles.
     private func noted(_ change: TimeChange) {
         if change == .timeZone { Self.reloadTimeZone() }
         eventLoop.execute { [self] in
