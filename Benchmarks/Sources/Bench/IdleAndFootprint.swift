@@ -32,7 +32,7 @@ enum IdleAndFootprint {
             let fill = monotonicSeconds() - start
             hosted = target
             try daemon.waitForNoExtension()
-            usleep(500_000)  // Let the reaped extension's pages and the last writes settle.
+            usleep(2_000_000)  // Let the reaped extension's pages, the last writes and closing connections settle.
             if target == idleAt {
                 let before = Proc.contextSwitches(daemon.pid)
                 usleep(UInt32(idleWindow * 1_000_000))

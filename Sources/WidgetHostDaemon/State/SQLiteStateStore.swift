@@ -165,6 +165,7 @@ public final class SQLiteStateStore: StateStore {
                 try StateSchema.migrate(db)
             }
             try queue.close()  // checkpoints the WAL into the file and removes it
+            ShortLivedDatabases.closeAndKeep(queue)
         } catch {
             throw .writeFailed(path: scratch, sqliteMessage: StateFileProbe.message(of: error))
         }

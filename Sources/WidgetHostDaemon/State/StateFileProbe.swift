@@ -35,7 +35,7 @@ enum StateFileProbe {
             throw .unreadable(path: path, sqliteMessage: "the file is empty (0 bytes)")
         }
         let queue = try open(path)
-        defer { try? queue.close() }
+        defer { ShortLivedDatabases.closeAndKeep(queue) }
         let facts: (version: Int, applicationID: Int32, quickCheck: [String])
         do {
             facts = try queue.read { db in
@@ -78,9 +78,9 @@ enum StateFileProbe {
     /// probe falls back to a plain read-only open, which may leave an empty `-wal` and a
     /// `-shm` beside the file (never changing the file itself).
     static let uriFilenames: Bool = {
-        guard let queue = try? DatabaseQueue(),
-            let options = try? queue.read({ try String.fetchAll($0, sql: "PRAGMA compile_options") })
-        else { return false }
+        guard let queue = try? DatabaseQueue() else { return false }
+        defer { ShortLivedDatabases.closeAndKeep(queue) }
+        let options = (try? queue.read { try String.fetchAll($0, sql: "PRAGMA compile_options") }) ?? []
         return options.contains("USE_URI")
     }()
 
