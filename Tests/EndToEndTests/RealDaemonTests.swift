@@ -59,7 +59,7 @@ final class RealDaemon: @unchecked Sendable {
         process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC"]
         // Kept across restarts, for the message of a failing test.
         let log = directory + "/widgethostd.log"
-        if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
+        if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }
         let handle = FileHandle(forWritingAtPath: log)
         handle?.seekToEndOfFile()
         process.standardError = handle
