@@ -9,7 +9,7 @@ import Glibc
 enum CgroupFiles {
     /// The file's text, or nil if it cannot be read.
     static func read(_ path: String) -> String? {
-        try? String(contentsOfFile: path, encoding: .utf8)
+        KernelFile.read(path)
     }
 
     /// Writes `value` in one call. (O_CREAT is harmless on cgroupfs, where the file exists,

@@ -20,7 +20,7 @@ public struct FootprintReader: Sendable {
     }
 
     func footprint(ofProcess pid: Int32) -> Int? {
-        guard let text = try? String(contentsOfFile: "\(procRoot)/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let text = KernelFile.read("\(procRoot)/\(pid)/status") else { return nil }
         return Self.parseStatus(text)
     }
 
@@ -51,7 +51,7 @@ public struct FootprintReader: Sendable {
         while let parent = queue.popLast(), found.count < 4096 {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "\(procRoot)/\(parent)/task")) ?? []
             for task in tasks {
-                guard let text = try? String(contentsOfFile: "\(procRoot)/\(parent)/task/\(task)/children", encoding: .utf8)
+                guard let text = KernelFile.read("\(procRoot)/\(parent)/task/\(task)/children")
                 else { continue }
                 let children = text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
                 found += children

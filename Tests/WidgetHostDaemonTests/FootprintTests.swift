@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import WidgetHostProtocol
+@testable import WidgetHostDaemon
+
+/// The footprint sampler runs every 50 ms while a request is in flight, for the life of the
+/// daemon: what it reads must cost nothing that stays.
+@Suite("Footprint sampling", .serialized)
+struct FootprintTests {
+    /// This process's own RssAnon, in KiB.
+    static func rssAnonKiB() -> Int {
+        let text = KernelFile.read("/proc/self/status") ?? ""
+        for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        }
+        return 0
+    }
+
+    @Test("Kernel files: text, an empty file as empty text, a missing file as nil")
+    func kernelFiles() throws {
+        #expect(KernelFile.read("/proc/self/status")?.contains("RssAnon:") == true)
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID())").path
+        _ = FileManager.default.createFile(atPath: empty, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(KernelFile.read(empty) == "")
+        #expect(KernelFile.read("/proc/self/nonexistent") == nil)
+        let big = String(repeating: "x", count: 10_000)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID())").path
+        try big.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(KernelFile.read(path) == big)
+    }
+
+    @Test("5,000 footprint reads of a process tree leave RssAnon where it was (Foundation leaked 20 KiB a read)")
+    func readingDoesNotLeak() {
+        let reader = FootprintReader()
+        for _ in 0..<100 { _ = reader.footprint(ofProcessGroupLeader: getpid()) }
+        let before = Self.rssAnonKiB()
+        for _ in 0..<5_000 { #expect(reader.footprint(ofProcessGroupLeader: getpid()) != nil) }
+        let grown = Self.rssAnonKiB() - before
+        #expect(grown < 1024, "RssAnon grew \(grown) KiB over 5,000 reads")
+    }
+
+    @Test("1,000 reloads through a real extension leave the daemon's memory where it was (it grew 4 KiB a reload)")
+    func reloadsDoNotLeak() throws {
+        let fixture = try DaemonFixture(configure: { $0.budget.enforce = false; $0.policy.minReloadInterval = 0 })
+        let client = try fixture.client()
+        _ = try client.call("addWidget", ["kind": "WellBehavedWidget", "family": "systemSmall"])
+        func reload(_ count: Int) throws {
+            for _ in 0..<count {
+                _ = try client.call("reloadTimelines", ["kind": "WellBehavedWidget"])
+                usleep(2_000)  // Lets each reload run (and be sampled) before the next request coalesces into it.
+            }
+        }
+        try reload(200)
+        usleep(200_000)
+        let before = Self.rssAnonKiB()
+        try reload(1_000)
+        usleep(200_000)
+        let grown = Self.rssAnonKiB() - before
+        #expect(grown < 1024, "RssAnon grew \(grown) KiB over 1,000 reloads")
+        let status = try client.call("status", ["id": "w1"]).get()
+        #expect(status["widgets"] != nil)
+    }
+}
