@@ -10,8 +10,8 @@ import Glibc
 /// 10,000 seeded random and mutated lines against the real daemon's control socket, over
 /// many connections (4 at a time, 250 lines each). Every reply is attributed to its line:
 /// exactly the expected reply, or, where none may come, nothing before a sentinel request.
-/// (Foundation's JSON reader accepts a trailing comma in an object, `{"id":1,}`, so that
-/// line is not among the malformed ones: the daemon answers it as if the comma were absent.)
+/// (A trailing comma, `{"id":1,}`, which Foundation's reader accepts, is refused by the
+/// protocol module before decoding; `JSONRPCMessageTests.trailingComma` covers it.)
 @Suite("Control socket fuzz", .tags(.process))
 struct ControlFuzzTests {
     static let lines = 10_000

@@ -77,6 +77,26 @@ struct JSONRPCMessageTests {
         #expect(error.message == "Parse error: the line is not valid JSON")
     }
 
+    @Test("A trailing comma (which Foundation's reader accepts) is -32700, naming where it is", arguments: [
+        #"{"jsonrpc":"2.0","id":1,"method":"status",}"#, #"{"jsonrpc":"2.0","id":1,"method":"m","params":[1,2, ]}"#,
+        #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":{"b":1,}}}"#,
+    ])
+    func trailingComma(text: String) throws {
+        let (_, error) = try #require(rejection(text))
+        #expect(error.code == JSONRPCError.parseErrorCode)
+        #expect(error.message.contains("a comma before } or ] at byte"), "\(error.message)")
+    }
+
+    @Test("Commas, brackets and escaped quotes inside strings are content, not syntax")
+    func commasInStrings() {
+        let text = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":",}","b":"\",]","c":[1,2]}}"#
+        guard case .message(.request(_, let method, _)) = parse(text) else {
+            Issue.record("\(parse(text))")
+            return
+        }
+        #expect(method == "m")
+    }
+
     @Test("Invalid UTF-8 is -32700")
     func invalidUTF8() throws {
         guard case .invalid(nil, let error) = JSONRPCMessage.parse([0x7B, 0xFF, 0xFE, 0x7D]) else {

@@ -23,6 +23,10 @@ public enum JSONRPCMessage: Sendable, Hashable {
         } catch {
             return .invalid(id: nil, error: .parseError("the line is not valid JSON"))
         }
+        if let offset = TrailingComma.find(in: line) {
+            return .invalid(
+                id: nil, error: .parseError("the line is not valid JSON: a comma before } or ] at byte \(offset)"))
+        }
         guard case .object(let object) = value else {
             if case .array = value {
                 return .invalid(id: nil, error: .invalidRequest("batches are not supported; send one object per line"))
