@@ -7,13 +7,9 @@ import WidgetHostProtocol
 /// daemon: what it reads must cost nothing that stays.
 @Suite("Footprint sampling", .serialized)
 struct FootprintTests {
-    /// This process's own RssAnon, in KiB.
+    /// This process's own footprint (RssAnon + VmSwap), in KiB.
     static func rssAnonKiB() -> Int {
-        let text = KernelFile.read("/proc/self/status") ?? ""
-        for line in text.split(separator: "\n") where line.hasPrefix("RssAnon:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
-        }
-        return 0
+        (FootprintReader().footprint(ofProcess: getpid()) ?? 0) / 1024
     }
 
     @Test("Kernel files: text, an empty file as empty text, a missing file as nil")

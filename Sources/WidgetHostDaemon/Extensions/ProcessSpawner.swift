@@ -85,12 +85,9 @@ public enum ProcessSpawner {
         return SpawnedProcess(pid: pid, stdinWrite: stdinPipe[1], stdoutRead: stdoutPipe[0], stderrRead: stderrPipe[0])
     }
 
-    /// A pipe whose ends close on exec. (`pipe2` is not visible to Swift without _GNU_SOURCE;
-    /// processes are only spawned from the runtime's one event-loop thread, so the window
-    /// between `pipe` and `fcntl` cannot leak a descriptor into another child.)
     private static func makePipe(_ fds: inout [CInt]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard let made = CloseOnExecPipe.make() else { return false }
+        fds = made
         return true
     }
 

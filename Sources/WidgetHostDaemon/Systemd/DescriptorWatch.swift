@@ -29,9 +29,7 @@ final class DescriptorWatch: @unchecked Sendable {
 
     /// - Throws: `POSIXError` when the stop pipe cannot be made.
     init(_ watched: [Watched], unblocking: [CInt] = []) throws {
-        var fds: [CInt] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard let fds = CloseOnExecPipe.make() else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         stopPipe = fds
         self.watched = watched
         self.unblocking = unblocking

@@ -14,9 +14,7 @@ enum SignalPipe {
     /// Installs the handlers and returns the read end; the same pipe on every call.
     static func install(_ signals: [CInt]) -> CInt? {
         if readEnd < 0 {
-            var fds: [CInt] = [-1, -1]
-            guard pipe(&fds) == 0 else { return nil }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            guard let fds = CloseOnExecPipe.make() else { return nil }
             // A burst of signals must never block the handler: extra bytes are dropped.
             _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
             _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
