@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetHostDaemon
+import WidgetHostConfiguration
 import WidgetHostHarness
 
 @Suite("Scenario errors name the file, the line and the key")

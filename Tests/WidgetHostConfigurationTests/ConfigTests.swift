@@ -1,8 +1,7 @@
 import Foundation
-import Logging
 import Testing
 import WidgetHostCore
-@testable import WidgetHostDaemon
+@testable import WidgetHostConfiguration
 
 /// The repository's `config/` directory.
 private let configDirectory = URL(fileURLWithPath: #filePath)
@@ -41,8 +40,8 @@ struct ConfigTests {
     @Test("config/widgethost.toml lists every key widgethostd knows")
     func defaultsFileIsComplete() throws {
         let text = try String(contentsOfFile: "\(configDirectory)/widgethost.toml", encoding: .utf8)
-        let document = try TOMLDocument(parsing: text, file: "widgethost.toml")
-        for section in ConfigReader.sections {
+        let document = try ConfigDocument(parsing: text, file: "widgethost.toml")
+        for section in DaemonSettings.sections {
             for field in section.fields {
                 #expect(document.root[path: [section.name, field.name]] != nil, "\(section.name).\(field.name)")
             }
@@ -181,17 +180,6 @@ struct ConfigTests {
         #expect(configuration.host.budget.learningPeriod == 0)
         #expect(configuration.host.policy.minReloadInterval == 0)
         #expect(configuration.host.extensionLifecycle.idleTimeout == 0)
-    }
-
-    @Test("The daemon's options carry the configuration")
-    func daemonOptions() throws {
-        let configuration = try parse("socket.path = \"/tmp/x.sock\"\nbudget.min = 50\nplugins.paths = [\"/p\"]")
-        let options = configuration.daemonOptions
-        #expect(options.control.socketPath == "/tmp/x.sock")
-        #expect(options.host.budget.min == 50)
-        #expect(options.pluginPaths == ["/p"])
-        #expect(options.statePath == "/var/lib/widgethost")
-        #expect(options.appGroupsPath == "/var/lib/widgethost/AppGroups")
     }
 
     // MARK: - Refusals
@@ -408,15 +396,16 @@ struct ConfigTests {
                 text: "[socket]\npath = \"/\(String(repeating: "x", count: 120))\"",
                 expected: "config/widgethost.toml:2: socket.path = \"/\(String(repeating: "x", count: 120))\" is 121 bytes long as \"/\(String(repeating: "x", count: 120))\", more than the 107 a Unix socket path may have; choose a shorter path",
                 kind: .outOfRange),
-            // Syntax errors keep their column.
+            // Syntax errors come from TOMLKit, as file:line.
             Refusal(
                 text: "[budget]\nmin = 40\nmin = 41",
-                expected: "config/widgethost.toml:3:1: duplicate key budget.min (first defined at line 2); a key is defined once",
+                expected: "config/widgethost.toml:3: duplicate key budget.min (first defined at line 2); a key is defined once",
                 kind: .syntax),
+            // A date TOML reads as a date, where a string belongs.
             Refusal(
-                text: "[simulation]\nstart = 2026-02-15T00:00:00Z",
-                expected: "config/widgethost.toml:2:9: offset date-time 2026-02-15T00:00:00Z is not supported; quote dates as strings: \"2026-02-15T00:00:00Z\"",
-                kind: .syntax),
+                text: "[log]\nlevel = 2026-02-15T00:00:00Z",
+                expected: "config/widgethost.toml:2: log.level: expected a string, got an offset date-time; write it in quotes, as in log.level = \"2026-02-15T00:00:00Z\"",
+                kind: .wrongType),
         ])
     func refusals(refusal expected: Refusal) {
         let error = refusal(expected.text)
@@ -435,14 +424,14 @@ struct ConfigTests {
         ("enforced", "enforce"),
     ])
     func suggestions(typo: String, known: String) {
-        let keys = ConfigReader.sections.flatMap { $0.fields.map(\.name) }
-        #expect(ConfigReader.suggestion(for: typo, among: keys) == known)
+        let keys = DaemonSettings.sections.flatMap { $0.fields.map(\.name) }
+        #expect(Suggestion.closest(to: typo, among: keys) == known)
     }
 
     @Test("No suggestion for a name far from every key")
     func noSuggestion() {
-        let keys = ConfigReader.sections.flatMap { $0.fields.map(\.name) }
-        #expect(ConfigReader.suggestion(for: "verbose", among: keys) == nil)
+        let keys = DaemonSettings.sections.flatMap { $0.fields.map(\.name) }
+        #expect(Suggestion.closest(to: "verbose", among: keys) == nil)
     }
 
     @Test("Admin groups: names are looked up, gids taken as they are")
@@ -524,7 +513,7 @@ struct ConfigTests {
 
     @Test("A scenario's [host] table sets rule keys with the same checks")
     func hostRules() throws {
-        let document = try TOMLDocument(
+        let document = try ConfigDocument(
             parsing: "[host]\nbudget = { min = 70, max = 70 }\npolicy.min_reload_interval = \"12m\"",
             file: "day.toml")
         let host = try HostConfiguration.parse(try #require(document["host"]?.table), file: "day.toml", prefix: "host.")
@@ -551,7 +540,7 @@ struct ConfigTests {
             ),
         ])
     func hostRuleRefusals(text: String, expected: String) throws {
-        let document = try TOMLDocument(parsing: text, file: "day.toml")
+        let document = try ConfigDocument(parsing: text, file: "day.toml")
         let table = try #require(document["host"]?.table)
         #expect(throws: ConfigError.self) { try HostConfiguration.parse(table, file: "day.toml", prefix: "host.") }
         do {
