@@ -1,5 +1,19 @@
+import Foundation
 import Testing
 @testable import WidgetHostConfiguration
+
+/// The package's root, for the shipped config and scenario files.
+private let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Every path of keys and elements under `value`.
+private func paths(of value: ConfigValue, at path: KeyLocator.Path) -> [KeyLocator.Path] {
+    switch value.content {
+    case .table(let table): [path] + table.entries.flatMap { paths(of: $0.value, at: path + [.key($0.key)]) }
+    case .array(let items): [path] + items.enumerated().flatMap { paths(of: $1, at: path + [.index($0)]) }
+    default: [path]
+    }
+}
 
 private func parse(_ text: String) throws -> ConfigTable {
     try ConfigDocument(parsing: text, file: "t.toml").root
@@ -153,6 +167,27 @@ struct ConfigDocumentTests {
         #expect(table["a"]?.integer == 1)
         #expect(table.keys == ["a", "b"])
         #expect(table["b"]?.line == 2)
+    }
+
+    @Test("Every key and element of the shipped config and scenario files is found where it is defined")
+    func shippedFilesLocated() throws {
+        let files = ["config/widgethost.toml", "config/dev.toml"]
+            + (try FileManager.default.subpathsOfDirectory(atPath: packageRoot.appendingPathComponent("scenarios").path))
+            .filter { $0.hasSuffix(".toml") }.map { "scenarios/" + $0 }
+        #expect(files.count >= 10)
+        for file in files {
+            let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
+            let document = try ConfigDocument(parsing: text, file: file)
+            let locator = KeyLocator(text: text)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for path in paths(of: ConfigValue(.table(document.root), line: 1), at: []).dropFirst() {
+                let location = try #require(locator.locations[path], "\(file): \(KeyLocator.name(of: path))")
+                // The line holds the key (or, for an element, the value) it was found for.
+                if case .key(let key) = path.last {
+                    #expect(lines[location.line - 1].contains(key), "\(file):\(location.line): \(KeyLocator.name(of: path))")
+                }
+            }
+        }
     }
 
     // MARK: - Values
