@@ -21,6 +21,10 @@ public struct ConfigDocument: Sendable, Hashable {
         }
         let locator = KeyLocator(text: text)
         root = Self.table(parsed, at: [], locator)
+        // TOMLKit 0.6.0 never frees a parsed tree (TOMLTable has no deinit); clearing the root
+        // frees its nodes. What stays is TOMLKit's copy of each table's key list, ~2 KiB for
+        // widgethost.toml (10.8 KiB without the clear): fine for files read once at start.
+        parsed.clear()
     }
 
     public subscript(key: String) -> ConfigValue? { root[key] }
@@ -29,9 +33,10 @@ public struct ConfigDocument: Sendable, Hashable {
 
     private static func table(_ table: TOMLTable, at path: KeyLocator.Path, _ locator: KeyLocator) -> ConfigTable {
         // toml++ keeps a table's keys sorted; the file's order comes from the locator.
-        let entries = zip(table.keys, table.values).map { key, value in
+        let entries = table.keys.compactMap { key -> (key: String, value: ConfigValue, order: Int)? in
+            guard let value = table[key]?.tomlValue else { return nil }
             let keyPath = path + [.key(key)]
-            return (key: key, value: self.value(value, at: keyPath, locator), order: locator.locations[keyPath]?.order ?? .max)
+            return (key, self.value(value, at: keyPath, locator), locator.locations[keyPath]?.order ?? .max)
         }
         var result = ConfigTable()
         for entry in entries.sorted(by: { ($0.order, $0.key) < ($1.order, $1.key) }) {
