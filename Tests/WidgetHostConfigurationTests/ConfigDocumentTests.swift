@@ -339,6 +339,11 @@ struct ConfigDocumentTests {
         #expect(error.message.contains(fragment), "\(error)")
     }
 
+    @Test("A NUL character is refused on its line, not read as the end of the file")
+    func nul() {
+        #expect(failure("a = 1\nb = \"x\u{0}y\"\nc = 3")?.description == "t.toml:2: a NUL character is not allowed in TOML; remove it")
+    }
+
     @Test("A multi-line string counts its lines, so errors after it name the right line")
     func linesAfterMultilineString() {
         let error = failure("a = \"\"\"\none\ntwo\n\"\"\"\nb = oops")

@@ -11,6 +11,11 @@ public struct ConfigDocument: Sendable, Hashable {
     /// Parses `text`; invalid TOML is refused with `file:line: what is wrong`.
     public init(parsing text: String, file: String = "<input>") throws(ConfigError) {
         self.file = file
+        // TOMLKit hands toml++ a C string, which would end at a NUL and read half the file.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].count(where: { $0 == 10 }) + 1
+            throw ConfigError(kind: .syntax, file: file, line: line, message: "a NUL character is not allowed in TOML; remove it")
+        }
         let parsed: TOMLTable
         do {
             parsed = try TOMLTable(string: text)
