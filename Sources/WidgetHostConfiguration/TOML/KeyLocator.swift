@@ -186,8 +186,7 @@ struct KeyLocator {
         default:
             // A number, boolean or date: it ends where the array, table or line does (a date
             // may hold a space, so spaces do not end it).
-            let ends: Set<UInt8> = [UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "#"), 10, 13]
-            while let next = peek(), !ends.contains(next) { index += 1 }
+            while let next = peek(), !Self.scalarEnds.contains(next) { index += 1 }
         }
     }
 
@@ -275,6 +274,10 @@ struct KeyLocator {
         }
         return result
     }
+
+    private static let scalarEnds: Set<UInt8> = [
+        UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "#"), 10, 13,
+    ]
 
     private static func isBareKeyByte(_ byte: UInt8) -> Bool {
         switch byte {

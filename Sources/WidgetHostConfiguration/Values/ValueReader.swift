@@ -181,7 +181,7 @@ public struct ValueReader: Sendable {
 
     // MARK: - Wording
 
-    /// The key as it would be written where it stands: `budget.min`, or `every` for
+    /// The key as it would be written where it stands: `budget.min`, or `provider.every` for
     /// `widget[1].provider.every` (an element of an array cannot be named by a dotted key).
     static func written(_ key: String) -> String {
         guard let bracket = key.lastIndex(of: "]") else { return key }
