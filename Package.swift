@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", .upToNextMinor(from: "0.6.0")),
     ],
     targets: [
         // Pure values: JSON-RPC 2.0, NDJSON framing, the messages of both channels.
@@ -43,13 +44,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // TOML (LebJe/TOMLKit) → typed values with `file:line` errors: widgethost.toml's settings,
+        // the host's rule tables, and the value formats scenario files share (durations, sizes, times of day).
+        .target(
+            name: "WidgetHostConfiguration",
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            swiftSettings: strict
+        ),
         // libsystemd (sd_notify, socket activation, the journal) and timerfd/inotify, for the daemon's systemd adapter.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The imperative shell around the core: config, plugins, processes, control socket, event loop.
         .target(
             name: "WidgetHostDaemon",
             dependencies: [
-                "WidgetHostCore", "WidgetHostProtocol", "CSystemd",
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -60,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "widgethostd",
             dependencies: [
-                "WidgetHostDaemon",
+                "WidgetHostDaemon", "WidgetHostConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -69,7 +80,7 @@ let package = Package(
         // The budget-exhaustion harness: the same core on a virtual clock (`widgethost simulate`).
         .target(
             name: "WidgetHostHarness",
-            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostDaemon"],
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "WidgetHostDaemon"],
             swiftSettings: strict
         ),
         // `widgethost doctor`: checks one extension bundle against the pitfalls, without a daemon.
@@ -210,13 +221,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "WidgetHostConfigurationTests",
+            dependencies: ["WidgetHostConfiguration", "WidgetHostCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WidgetHostDaemonTests",
-            dependencies: ["WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol"],
+            dependencies: [
+                "WidgetHostDaemon", "WidgetHostConfiguration", "WidgetHostCore", "WidgetHostProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WidgetHostHarnessTests",
-            dependencies: ["WidgetHostHarness", "WidgetHostCore", "WidgetHostProtocol"],
+            dependencies: ["WidgetHostHarness", "WidgetHostConfiguration", "WidgetHostCore", "WidgetHostProtocol"],
             swiftSettings: strict
         ),
         .testTarget(

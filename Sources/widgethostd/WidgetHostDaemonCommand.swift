@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import WidgetHostConfiguration
 import WidgetHostDaemon
 
 @main
@@ -74,7 +75,7 @@ struct WidgetHostDaemonCommand: ParsableCommand {
             throw ExitCode(report.healthy ? 0 : 1)
         }
 
-        _ = LoggingSetup.bootstrap(level: configuration.logLevel)
+        _ = LoggingSetup.bootstrap(level: Logger.Level(configuration.logLevel))
         let logger = Logger(label: "widgethostd")
 
         var options = configuration.daemonOptions

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import WidgetHostConfiguration
 import WidgetHostCore
 import WidgetHostProtocol
 @testable import WidgetHostDaemon

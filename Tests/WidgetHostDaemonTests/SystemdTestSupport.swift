@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import WidgetHostConfiguration
 import WidgetHostCore
 import Testing
 @testable import WidgetHostDaemon

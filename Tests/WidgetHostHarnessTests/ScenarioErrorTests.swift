@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetHostDaemon
+import WidgetHostConfiguration
 import WidgetHostHarness
 
 @Suite("Scenario errors name the file, the line and the key")
@@ -46,6 +46,56 @@ struct ScenarioErrorTests {
         #expect(error.line == line, "\(error)")
         #expect(error.description.hasPrefix("bad.toml:\(line):"))
         #expect(error.message.contains(key), "\(error)")
+    }
+
+    @Test(
+        "The messages docs/harness.md shows are the ones given",
+        arguments: [
+            (
+                header + "[[widget]]\nkind = \"A\"\nprovider = {}\n[[widget]]\nkind = \"B\"\nprovider = { every = \"15 minutes\" }\n",
+                "bad.toml:8: widget[2].provider.every = \"15 minutes\" is not a duration; write a number and a unit (ms, s, m, h, d), as in \"30s\" or \"5m\""
+            ),
+            (
+                header + "[[widget]]\nfamly = \"systemSmall\"\n",
+                "bad.toml:4: unknown key famly in [[widget]] (widget[1]); did you mean family? Known keys: kind, family, extension, provider, app, views_per_day, budget, count"
+            ),
+            (
+                header + "[[widget]]\nkind = \"A\"\nprovider = {}\n[[app]]\nid = \"a\"\nreloads = [ { every = \"10m\", from = \"8:00\" } ]\n",
+                "bad.toml:8: app[1].reloads[1].from = \"8:00\" is not a time of day; write \"HH:MM\" from \"00:00\" to \"24:00\", as in \"08:00\""
+            ),
+            (
+                "[simulation]\nstart = 2026-02-15T00:00:00Z\n",
+                "bad.toml:2: simulation.start: expected a string, got an offset date-time; write it in quotes, as in simulation.start = \"2026-02-15T00:00:00Z\""
+            ),
+        ])
+    func documentedMessages(text: String, expected: String) {
+        #expect(refusal(text)?.description == expected)
+    }
+
+    @Test("Times of day run to \"24:00\", the end of the day")
+    func endOfDay() throws {
+        let scenario = try Scenario.parse(
+            text: Self.header
+                + "[[widget]]\nkind = \"A\"\nprovider = {}\n[[app]]\nid = \"a\"\nreloads = [ { every = \"1h\", from = \"22:00\", until = \"24:00\" } ]\n",
+            file: "day.toml", directory: "/tmp")
+        guard case .every(_, let from, let until) = try #require(scenario.apps.first?.reloads.first).times else {
+            Issue.record("not an every schedule")
+            return
+        }
+        #expect(from == 79_200)
+        #expect(until == 86_400)
+    }
+
+    @Test("Every scenario the repository ships reads without an error")
+    func shippedScenarios() throws {
+        let directory = HarnessFixture.packageRoot.appendingPathComponent("scenarios")
+        let files = try #require(FileManager.default.enumerator(atPath: directory.path))
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".toml") }
+        #expect(files.count >= 8)
+        for file in files {
+            let scenario = try Scenario.load(contentsOf: directory.appendingPathComponent(file).path)
+            #expect(!scenario.widgets.isEmpty, "\(file)")
+        }
     }
 
     @Test("A scheduled reload of a kind its app does not define names the schedule's line")

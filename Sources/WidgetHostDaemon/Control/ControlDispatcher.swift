@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import WidgetHostConfiguration
 import WidgetHostCore
 import WidgetHostProtocol
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import WidgetHostConfiguration
 import WidgetHostProtocol
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import WidgetHostConfiguration
 import WidgetHostCore
 import WidgetHostProtocol
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
+import WidgetHostConfiguration
 import WidgetHostCore
-import WidgetHostDaemon
 import WidgetHostProtocol
 
 extension Scenario {
@@ -20,12 +20,7 @@ extension Scenario {
 
     /// Parses scenario text. Relative paths (`extension`, `app_groups`) are resolved against `directory`.
     public static func parse(text: String, file: String, directory: String) throws(ConfigError) -> Scenario {
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument(parsing: text, file: file)
-        } catch {
-            throw ConfigError(kind: .syntax, file: error.file, line: error.line, column: error.column, message: error.message)
-        }
+        let document = try ConfigDocument(parsing: text, file: file)
         return try ScenarioReader(file: file, directory: directory).read(document.root)
     }
 }
@@ -34,10 +29,10 @@ extension Scenario {
 struct ScenarioReader {
     let file: String
     let directory: String
-    var values: ScenarioValues { ScenarioValues(file: file) }
+    var values: ValueReader { ValueReader(file: file) }
 
-    func read(_ root: TOMLTable) throws(ConfigError) -> Scenario {
-        try values.onlyKeys(root, ["simulation", "host", "widget", "app"], in: "the scenario", line: 1)
+    func read(_ root: ConfigTable) throws(ConfigError) -> Scenario {
+        try values.onlyKeys(root, ["simulation", "host", "widget", "app"], in: "the scenario")
         guard let simulationValue = root["simulation"] else {
             throw ConfigError(
                 kind: .invalidValue, file: file, line: 1,
@@ -45,22 +40,16 @@ struct ScenarioReader {
         }
         let simulation = try values.table(simulationValue, "simulation")
         try values.onlyKeys(
-            simulation, ["start", "duration", "timezone", "seed", "app_groups"], in: "[simulation]",
-            line: simulationValue.line)
+            simulation, ["start", "duration", "timezone", "seed", "app_groups"], in: "[simulation]")
         guard let startValue = simulation["start"] else {
             throw ConfigError(
                 kind: .invalidValue, file: file, line: simulationValue.line,
                 message: "[simulation] has no start; add start = \"2026-02-15T00:00:00Z\"")
         }
-        let startText = try values.string(startValue, "simulation.start", example: "\"2026-02-15T00:00:00Z\"")
-        guard let start = RFC3339.parse(startText) else {
-            throw values.error(
-                .invalidValue, startValue,
-                "simulation.start = \(startValue.tomlText) is not an RFC 3339 date; write it as \"2026-02-15T00:00:00Z\"")
-        }
+        let start = try values.instant(startValue, "simulation.start", example: "2026-02-15T00:00:00Z")
         var duration: TimeInterval = 86_400
         if let value = simulation["duration"] {
-            duration = try values.duration(value, "simulation.duration", positive: true)
+            duration = try values.duration(value, "simulation.duration", zero: false, default: 86_400)
         }
         var timeZone = TimeZone(identifier: "UTC")!
         var timeZoneName = "UTC"
@@ -76,11 +65,7 @@ struct ScenarioReader {
         }
         var seed: UInt64 = 0
         if let value = simulation["seed"] {
-            guard let number = value.integer, number >= 0 else {
-                throw values.error(
-                    .wrongType, value, "simulation.seed = \(value.tomlText) must be an integer ≥ 0, as in seed = 42")
-            }
-            seed = UInt64(number)
+            seed = UInt64(try values.integer(value, "simulation.seed", atLeast: 0, default: 0))
         }
         var appGroupsPath: String?
         if let value = simulation["app_groups"] {
@@ -113,11 +98,11 @@ struct ScenarioReader {
         path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
     }
 
-    private func readWidget(_ value: TOMLValue, key: String) throws(ConfigError) -> ScenarioWidget {
+    private func readWidget(_ value: ConfigValue, key: String) throws(ConfigError) -> ScenarioWidget {
         let table = try values.table(value, key)
         try values.onlyKeys(
             table, ["kind", "family", "extension", "provider", "app", "views_per_day", "budget", "count"],
-            in: "[[widget]] (\(key))", line: value.line)
+            in: "[[widget]] (\(key))")
         guard let kindValue = table["kind"] else {
             throw values.error(.invalidValue, value, "\(key) has no kind; add kind = \"BirthdayHomeWidget\"")
         }
@@ -149,17 +134,17 @@ struct ScenarioReader {
         }
         var app: String?
         if let appValue = table["app"] { app = try values.string(appValue, "\(key).app", example: "\"com.example\"") }
-        let views = try table["views_per_day"].map { v throws(ConfigError) in try values.integer(v, "\(key).views_per_day", atLeast: 0) } ?? 0
+        let views = try table["views_per_day"].map { v throws(ConfigError) in try values.integer(v, "\(key).views_per_day", atLeast: 0, default: 0) } ?? 0
         let budget = try table["budget"].map { v throws(ConfigError) in try values.integer(v, "\(key).budget", atLeast: 1) }
-        let count = try table["count"].map { v throws(ConfigError) in try values.integer(v, "\(key).count", atLeast: 1) } ?? 1
+        let count = try table["count"].map { v throws(ConfigError) in try values.integer(v, "\(key).count", atLeast: 1, default: 1) } ?? 1
         return ScenarioWidget(
             kind: kind, family: family, source: source, app: app, viewsPerDay: views, budget: budget, count: count,
             line: value.line)
     }
 
-    private func readProvider(_ value: TOMLValue, key: String) throws(ConfigError) -> SyntheticProvider {
+    private func readProvider(_ value: ConfigValue, key: String) throws(ConfigError) -> SyntheticProvider {
         let table = try values.table(value, key)
-        try values.onlyKeys(table, ["policy", "every", "entries", "work", "footprint"], in: key, line: value.line)
+        try values.onlyKeys(table, ["policy", "every", "entries", "work", "footprint"], in: key)
         var provider = SyntheticProvider()
         if let policy = table["policy"] {
             let name = try values.string(policy, "\(key).policy", example: "\"after\"")
@@ -170,16 +155,16 @@ struct ScenarioReader {
             }
             provider.policy = parsed
         }
-        if let every = table["every"] { provider.every = try values.duration(every, "\(key).every", positive: true) }
-        if let entries = table["entries"] { provider.entries = try values.integer(entries, "\(key).entries", atLeast: 1) }
-        if let work = table["work"] { provider.work = try values.duration(work, "\(key).work", positive: false) }
-        if let footprint = table["footprint"] { provider.footprint = try values.size(footprint, "\(key).footprint") }
+        if let every = table["every"] { provider.every = try values.duration(every, "\(key).every", zero: false, default: 15 * 60) }
+        if let entries = table["entries"] { provider.entries = try values.integer(entries, "\(key).entries", atLeast: 1, default: 1) }
+        if let work = table["work"] { provider.work = try values.duration(work, "\(key).work", zero: true, default: 0) }
+        if let footprint = table["footprint"] { provider.footprint = try values.size(footprint, "\(key).footprint", default: 8 * 1024 * 1024) }
         return provider
     }
 
-    private func readApp(_ value: TOMLValue, key: String) throws(ConfigError) -> ScenarioApp {
+    private func readApp(_ value: ConfigValue, key: String) throws(ConfigError) -> ScenarioApp {
         let table = try values.table(value, key)
-        try values.onlyKeys(table, ["id", "reloads", "foreground"], in: "[[app]] (\(key))", line: value.line)
+        try values.onlyKeys(table, ["id", "reloads", "foreground"], in: "[[app]] (\(key))")
         guard let idValue = table["id"] else {
             throw values.error(.invalidValue, value, "\(key) has no id; add id = \"com.birthdayreminders\"")
         }
@@ -192,21 +177,21 @@ struct ScenarioReader {
         for (index, item) in try values.inlineTables(table["foreground"], "\(key).foreground").enumerated() {
             let itemKey = "\(key).foreground[\(index + 1)]"
             let window = try values.table(item, itemKey)
-            try values.onlyKeys(window, ["from", "for"], in: itemKey, line: item.line)
+            try values.onlyKeys(window, ["from", "for"], in: itemKey)
             guard let from = window["from"], let length = window["for"] else {
                 throw values.error(.invalidValue, item, "\(itemKey) needs from and for, as in { from = \"08:00\", for = \"1h\" }")
             }
             windows.append(
                 ForegroundWindow(
                     from: try values.timeOfDay(from, "\(itemKey).from"),
-                    length: try values.duration(length, "\(itemKey).for", positive: true)))
+                    length: try values.duration(length, "\(itemKey).for", zero: false)))
         }
         return ScenarioApp(id: id, reloads: reloads, foreground: windows)
     }
 
-    private func readReloads(_ value: TOMLValue, key: String) throws(ConfigError) -> ReloadSchedule {
+    private func readReloads(_ value: ConfigValue, key: String) throws(ConfigError) -> ReloadSchedule {
         let table = try values.table(value, key)
-        try values.onlyKeys(table, ["kind", "every", "at", "per_day", "from", "until", "when"], in: key, line: value.line)
+        try values.onlyKeys(table, ["kind", "every", "at", "per_day", "from", "until", "when"], in: key)
         let kind = try table["kind"].map { v throws(ConfigError) in try values.string(v, "\(key).kind", example: "\"BirthdayHomeWidget\"") }
         let from = try table["from"].map { v throws(ConfigError) in try values.timeOfDay(v, "\(key).from") } ?? 0
         let until = try table["until"].map { v throws(ConfigError) in try values.timeOfDay(v, "\(key).until") } ?? 86_400
@@ -232,7 +217,7 @@ struct ScenarioReader {
         }
         let times: ReloadSchedule.Times
         if let every = table["every"] {
-            times = .every(try values.duration(every, "\(key).every", positive: true), from: from, until: until)
+            times = .every(try values.duration(every, "\(key).every", zero: false), from: from, until: until)
         } else if let at = table["at"] {
             guard let list = at.array, !list.isEmpty else {
                 throw values.error(.wrongType, at, "\(key).at must be a list of times of day, as in at = [\"08:00\", \"18:30\"]")

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WidgetHostConfiguration
 import WidgetHostCore
 import WidgetHostProtocol
 @testable import WidgetHostDaemon

@@ -1,4 +1,4 @@
-/// Why a config file was refused, as one line a person can act on:
+/// Why a config or scenario file was refused, as one line a person can act on:
 /// `config/widgethost.toml:14: budget.min = 90 is above budget.max = 70; set budget.min ≤ budget.max`.
 public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
@@ -6,7 +6,7 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         case fileNotFound
         /// The file exists but cannot be read, or is not UTF-8.
         case unreadable
-        /// Not valid TOML (the error carries a column).
+        /// Not valid TOML, as TOMLKit (toml++) reports it (the error also carries a column).
         case syntax
         /// A table or key widgethostd does not know.
         case unknownKey
@@ -25,7 +25,7 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// The line the error is about, when it is about one.
     public var line: Int?
-    /// The column, for syntax errors.
+    /// The column, for syntax errors (not printed: `file:line:` is the form every message has).
     public var column: Int?
     /// What was wrong and what to do, without the location.
     public var message: String
@@ -38,14 +38,8 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    init(_ error: TOMLError) {
-        self.init(kind: .syntax, file: error.file, line: error.line, column: error.column, message: error.message)
-    }
-
     public var description: String {
-        var location = file
-        if let line { location += ":\(line)" }
-        if let column { location += ":\(column)" }
-        return "\(location): \(message)"
+        guard let line else { return "\(file): \(message)" }
+        return "\(file):\(line): \(message)"
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How the control socket is served and who may do what on it.
+/// How the control socket is served and who may do what on it (`socket.path` and `[control]`).
 public struct ControlSettings: Sendable, Hashable {
     public var socketPath: String
     /// Peers in these groups (besides root and the daemon's own uid) may call admin methods.
@@ -14,11 +14,4 @@ public struct ControlSettings: Sendable, Hashable {
     public init(socketPath: String) {
         self.socketPath = socketPath
     }
-}
-
-/// Who is on the other end of a connection (`SO_PEERCRED`).
-struct Peer: Sendable, Hashable {
-    var pid: Int32
-    var uid: UInt32
-    var gid: UInt32
 }

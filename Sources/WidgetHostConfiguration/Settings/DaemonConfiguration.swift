@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import WidgetHostCore
 
 /// Everything widgethostd reads from its config file (`config/widgethost.toml` documents
@@ -19,7 +18,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// `limits.cgroup`: whether extensions get their own cgroup v2 with `memory.max`.
     public var cgroup = CgroupMode.auto
     /// `log.level`.
-    public var logLevel = Logger.Level.info
+    public var logLevel = LogLevel.info
     /// The host's rules: `[budget]`, `[policy]`, `[limits]`, `[backoff]`, `[extension]`.
     public var host = HostConfiguration()
 
@@ -30,15 +29,6 @@ public struct DaemonConfiguration: Sendable, Hashable {
         get { control.socketPath }
         set { control.socketPath = newValue }
     }
-
-    /// What the daemon runtime takes.
-    public var daemonOptions: DaemonOptions {
-        var options = DaemonOptions(
-            host: host, control: control, pluginPaths: pluginPaths, appGroupsPath: appGroupsPath,
-            statePath: statePath)
-        options.cgroup = cgroup
-        return options
-    }
 }
 
 /// `limits.cgroup`.
@@ -48,6 +38,12 @@ public enum CgroupMode: String, Sendable, Hashable, CaseIterable {
     case auto
     /// Polling `/proc/PID/status` only.
     case off
+}
+
+/// `log.level`: swift-log's levels, by the names swift-log gives them (the daemon maps them
+/// onto `Logger.Level`; this module does no logging).
+public enum LogLevel: String, Sendable, Hashable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
 }
 
 /// Command-line flags that win over the file. A relative path is resolved against the
@@ -87,25 +83,23 @@ extension DaemonConfiguration {
         text: String, file: String, currentDirectory: String = FileManager.default.currentDirectoryPath,
         groupID: (String) -> UInt32? = SystemGroups.groupID(named:)
     ) throws(ConfigError) -> DaemonConfiguration {
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument(parsing: text, file: file)
-        } catch {
-            throw ConfigError(error)
-        }
+        let document = try ConfigDocument(parsing: text, file: file)
         return try parse(document, currentDirectory: currentDirectory, groupID: groupID)
     }
 
     /// Validates an already parsed document.
     public static func parse(
-        _ document: TOMLDocument, currentDirectory: String = FileManager.default.currentDirectoryPath,
+        _ document: ConfigDocument, currentDirectory: String = FileManager.default.currentDirectoryPath,
         groupID: (String) -> UInt32? = SystemGroups.groupID(named:)
     ) throws(ConfigError) -> DaemonConfiguration {
         try withoutActuallyEscaping(groupID) { groupID throws(ConfigError) in
-            let reader = ConfigReader(
-                file: document.file, currentDirectory: currentDirectory, groupID: groupID, scope: .daemon)
+            let context = SettingsContext(
+                values: ValueReader(file: document.file), prefix: "", currentDirectory: currentDirectory,
+                groupID: groupID)
             var configuration = DaemonConfiguration()
-            try reader.read(document.root, into: &configuration)
+            let written = try SettingsReader(sections: DaemonSettings.sections, context: context)
+                .read(document.root, into: &configuration)
+            try HostRules.checkConsistency(configuration.host, written: written, context: context)
             return configuration
         }
     }
@@ -124,78 +118,5 @@ extension DaemonConfiguration {
             result.appGroupsPath = ConfigPath.resolve(path, in: currentDirectory)
         }
         return result
-    }
-}
-
-extension HostConfiguration {
-    /// The host's rules from a table of rule sections (`budget`, `policy`, `limits`,
-    /// `backoff`, `extension`), validated as in the config file: a scenario's `[host]` table.
-    /// Lines in messages are the document's; `prefix` names the table (`"host."`).
-    public static func parse(
-        _ table: TOMLTable, file: String, prefix: String = "", over base: HostConfiguration = HostConfiguration()
-    ) throws(ConfigError) -> HostConfiguration {
-        let reader = ConfigReader(
-            file: file, currentDirectory: "/", groupID: { _ in nil }, scope: .hostRules(prefix: prefix))
-        var configuration = DaemonConfiguration()
-        configuration.host = base
-        try reader.read(table, into: &configuration)
-        return configuration.host
-    }
-}
-
-/// Group names for `control.admin_groups`.
-public enum SystemGroups {
-    /// The gid of the group `name` in the system's group database, or nil.
-    public static func groupID(named name: String) -> UInt32? {
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        var buffer = [CChar](repeating: 0, count: 16_384)
-        let status = getgrnam_r(name, &entry, &buffer, buffer.count, &result)
-        guard status == 0, result != nil else { return nil }
-        return UInt32(entry.gr_gid)
-    }
-}
-
-/// Relative paths in the config file and flags are resolved against the current directory.
-enum ConfigPath {
-    static func resolve(_ path: String, in directory: String) -> String {
-        let joined = path.hasPrefix("/") ? path : directory + "/" + path
-        var components: [Substring] = []
-        for component in joined.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
-            case ".": continue
-            case "..": if !components.isEmpty { components.removeLast() }
-            default: components.append(component)
-            }
-        }
-        return "/" + components.joined(separator: "/")
-    }
-}
-
-/// Reading the file itself, with the system's reason when it cannot be read.
-enum ConfigFile {
-    static func read(_ path: String) throws(ConfigError) -> String {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigError(
-                kind: .fileNotFound, file: path,
-                message: "no such file; check the path given to --config, or copy config/widgethost.toml there")
-        }
-        guard !isDirectory.boolValue else {
-            throw ConfigError(kind: .unreadable, file: path, message: "is a directory; give the path of a .toml file")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = access(path, R_OK) == 0 ? "\(error.localizedDescription)" : String(cString: strerror(errno))
-            throw ConfigError(
-                kind: .unreadable, file: path,
-                message: "cannot be read (\(reason)); check its permissions (widgethostd must be able to read it)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigError(kind: .unreadable, file: path, message: "is not UTF-8 text; save it as UTF-8")
-        }
-        return text
     }
 }

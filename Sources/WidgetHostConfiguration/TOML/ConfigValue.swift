@@ -1,25 +1,33 @@
-/// One value of a TOML document, with where it was written: every value knows its line
-/// (and column), so that a reader can say `widgethost.toml:14: …` about it later.
-public struct TOMLValue: Sendable, Hashable {
+/// One value of a TOML document with the line it was written on, so that a reader can say
+/// `widgethost.toml:14: …` about it later. Plain Sendable values: TOMLKit's tree is converted
+/// into these as soon as a document is parsed (`ConfigDocument`).
+public struct ConfigValue: Sendable, Hashable {
     public enum Content: Sendable, Hashable {
         case string(String)
         case integer(Int)
         case float(Double)
         case boolean(Bool)
-        case array([TOMLValue])
-        case table(TOMLTable)
+        case array([ConfigValue])
+        case table(ConfigTable)
+        /// A TOML date, time or date-time, as RFC 3339 text. widgethost's files quote instants
+        /// as strings, so readers refuse this and suggest the quotes.
+        case dateTime(String, DateTimeKind)
+    }
+
+    public enum DateTimeKind: String, Sendable, Hashable {
+        case offsetDateTime = "offset date-time"
+        case localDateTime = "local date-time"
+        case localDate = "local date"
+        case localTime = "local time"
     }
 
     public var content: Content
-    /// 1-based line where the value starts (for a table: its header, or the first key that created it).
+    /// 1-based line where the value starts (a table: its header, or the key that created it).
     public var line: Int
-    /// 1-based column (in Unicode scalars) where the value starts.
-    public var column: Int
 
-    public init(_ content: Content, line: Int, column: Int = 1) {
+    public init(_ content: Content, line: Int) {
         self.content = content
         self.line = line
-        self.column = column
     }
 
     public var string: String? {
@@ -51,12 +59,12 @@ public struct TOMLValue: Sendable, Hashable {
         return nil
     }
 
-    public var array: [TOMLValue]? {
+    public var array: [ConfigValue]? {
         if case .array(let value) = content { return value }
         return nil
     }
 
-    public var table: TOMLTable? {
+    public var table: ConfigTable? {
         if case .table(let value) = content { return value }
         return nil
     }
@@ -70,13 +78,14 @@ public struct TOMLValue: Sendable, Hashable {
         case .boolean: "a boolean"
         case .array: "an array"
         case .table: "a table"
+        case .dateTime(_, let kind): (kind == .offsetDateTime ? "an " : "a ") + kind.rawValue
         }
     }
 
     /// The value written back as TOML (`40`, `"5m"`, `[1, 2]`), for messages that quote it.
     public var tomlText: String {
         switch content {
-        case .string(let value): return TOMLValue.quoted(value)
+        case .string(let value): return ConfigValue.quoted(value)
         case .integer(let value): return String(value)
         case .float(let value):
             if value.isNaN { return "nan" }
@@ -86,8 +95,9 @@ public struct TOMLValue: Sendable, Hashable {
         case .array(let values): return "[" + values.map(\.tomlText).joined(separator: ", ") + "]"
         case .table(let table):
             if table.isEmpty { return "{}" }
-            let pairs = table.entries.map { "\(TOMLValue.key($0.key)) = \($0.value.tomlText)" }
+            let pairs = table.entries.map { "\(ConfigValue.key($0.key)) = \($0.value.tomlText)" }
             return "{ " + pairs.joined(separator: ", ") + " }"
+        case .dateTime(let text, _): return text
         }
     }
 
@@ -112,7 +122,7 @@ public struct TOMLValue: Sendable, Hashable {
 
     /// A key as TOML writes it: bare when it can be, quoted otherwise.
     public static func key(_ name: String) -> String {
-        let bare = !name.isEmpty && name.unicodeScalars.allSatisfy(TOMLValue.isBareKeyScalar)
+        let bare = !name.isEmpty && name.unicodeScalars.allSatisfy(isBareKeyScalar)
         return bare ? name : quoted(name)
     }
 
@@ -124,66 +134,29 @@ public struct TOMLValue: Sendable, Hashable {
     }
 }
 
-/// A TOML table: its keys in the order they were defined, each with a located value.
-public struct TOMLTable: Sendable, Hashable {
+/// A TOML table: its keys in the order the file defines them, each with a located value.
+public struct ConfigTable: Sendable, Hashable {
     /// Keys in definition order (iteration never depends on hashing).
     public private(set) var keys: [String] = []
-    private var values: [String: TOMLValue] = [:]
+    private var values: [String: ConfigValue] = [:]
 
     public init() {}
 
-    public subscript(key: String) -> TOMLValue? { values[key] }
+    public subscript(key: String) -> ConfigValue? { values[key] }
 
     /// The value at a path of keys (`["budget", "min"]`), through nested tables.
-    public subscript(path path: [String]) -> TOMLValue? {
+    public subscript(path path: [String]) -> ConfigValue? {
         guard let first = path.first, let value = values[first] else { return nil }
         if path.count == 1 { return value }
         return value.table?[path: Array(path.dropFirst())]
     }
 
-    public var entries: [(key: String, value: TOMLValue)] { keys.map { ($0, values[$0]!) } }
+    public var entries: [(key: String, value: ConfigValue)] { keys.map { ($0, values[$0]!) } }
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
     /// Adds or replaces `key` (a new key goes last).
-    public mutating func set(_ key: String, _ value: TOMLValue) {
+    public mutating func set(_ key: String, _ value: ConfigValue) {
         if values.updateValue(value, forKey: key) == nil { keys.append(key) }
     }
-}
-
-/// A syntax error, located: `scenario.toml:3:9: message`.
-public struct TOMLError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
-
-    public init(file: String, line: Int, column: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    public var description: String { "\(file):\(line):\(column): \(message)" }
-}
-
-/// A parsed TOML file. `TOMLDocument(parsing:file:)` reads the subset widgethost uses
-/// (TOML 1.0 without dates and times, plus TOML 1.1's multi-line inline tables) and
-/// rejects everything else with `file:line:column: message`.
-public struct TOMLDocument: Sendable, Hashable {
-    /// The name used in messages (the path as the user gave it).
-    public var file: String
-    public var root: TOMLTable
-
-    public init(parsing text: String, file: String = "<input>") throws(TOMLError) {
-        self.file = file
-        var parser = TOMLParser(text: text, file: file)
-        root = try parser.parseDocument()
-    }
-
-    public subscript(key: String) -> TOMLValue? { root[key] }
-
-    /// `file:line` of a value, the prefix of a semantic error about it.
-    public func location(of value: TOMLValue) -> String { "\(file):\(value.line)" }
 }
