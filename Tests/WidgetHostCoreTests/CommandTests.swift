@@ -120,8 +120,8 @@ struct RestoreTests {
         _ = restored.handle(.hostStarted(bootID: "boot-1"), at: test.now)
         let step = restored.handle(.catalogChanged([birthdayExtension, weatherExtension]), at: test.now)
         #expect(step.requests.map(\.call.method) == [.timeline])
-        let started = step.notices.filter { $0.type == .reloadStarted }
-        #expect(started.count == 1 && started[0].exemption == "added")
+        let charges = step.notices.compactMap { if case .reloadStarted(_, _, let charge, _) = $0 { charge } else { nil } }
+        #expect(charges == [.exempt(.added)])
         #expect(try! restored.status(of: id, at: test.now).get()[0].budget.used == 0)
     }
 
