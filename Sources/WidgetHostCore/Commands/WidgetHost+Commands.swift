@@ -3,7 +3,7 @@ import WidgetHostProtocol
 
 /// Commands from users and apps, and what happens around the host.
 extension WidgetHost {
-    mutating func addWidget(_ request: WidgetRequest, at now: Date) -> HostReply {
+    mutating func addWidget(_ request: AddWidgetRequest, at now: Date) -> HostReply {
         if let pinned = request.pinnedBudget, pinned < 1 { return .refused(.invalidBudget(pinned)) }
         let ext: ExtensionDescriptor
         let descriptor: WidgetDescriptor

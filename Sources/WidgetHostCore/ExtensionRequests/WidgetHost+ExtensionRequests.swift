@@ -178,12 +178,12 @@ func describe(_ failure: ExtensionFailure, limits: ExtensionLimits) -> (ReloadRe
         return (
             .timedOut,
             "no reply after \(String(format: "%.2f", elapsed))s (timeline_timeout = \(limits.timelineTimeout)s, "
-                + "placeholder_timeout = \(limits.placeholderTimeout)s); the extension was killed"
+                + "placeholder_timeout = \(limits.placeholderTimeout)s); its process was killed"
         )
     case .memoryLimitExceeded(let bytes):
         return (
             .memoryLimitExceeded,
-            "footprint \(mebibytes(bytes)) exceeded limits.memory = \(mebibytes(limits.memory)); the extension was killed"
+            "footprint \(mebibytes(bytes)) exceeded limits.memory = \(mebibytes(limits.memory)); its process was killed"
         )
     case .crashed(let detail): return (.crashed, "the extension crashed: \(detail)")
     case .protocolError(let detail): return (.protocolError, "protocol error: \(detail)")

@@ -110,7 +110,7 @@ struct TestHost {
     mutating func add(_ kind: String = "BirthdayHomeWidget", _ family: WidgetFamily = .systemSmall, pinned: Int? = nil)
         -> WidgetID
     {
-        let step = handle(.widgetAdded(WidgetRequest(kind: kind, family: family, pinnedBudget: pinned)))
+        let step = handle(.widgetAdded(AddWidgetRequest(kind: kind, family: family, pinnedBudget: pinned)))
         guard case .widgetAdded(let result)? = step.reply else { fatalError("add failed: \(String(describing: step.reply))") }
         return WidgetID(result.widget.id)
     }
