@@ -5,37 +5,47 @@ import WidgetHostProtocol
 /// EXTENSION and OUTCOME for `journalctl WIDGET_KIND=…`.
 extension HostRuntime {
     func log(_ notice: HostNotice) {
+        let line = NoticeLog.line(for: notice)
+        logger.log(level: line.level, "\(line.message)", metadata: line.metadata)
+    }
+}
+
+enum NoticeLog {
+    static func line(for notice: HostNotice) -> (level: Logger.Level, message: String, metadata: Logger.Metadata) {
         var metadata: Logger.Metadata = ["EXTENSION": "\(notice.extension)"]
         if let id = notice.widgetId { metadata["WIDGET_ID"] = "\(id)" }
         if let kind = notice.widget?.kind { metadata["WIDGET_KIND"] = "\(kind)" }
         if let result = notice.result { metadata["OUTCOME"] = "\(result.rawValue)" }
-        let level: Logger.Level
-        let message: String
         switch notice {
         case .reloadStarted(_, _, let charge, _):
-            level = .info
             switch charge {
-            case .budgeted: message = "reload started (budgeted)"
-            case .exempt(let exemption): message = "reload started (exempt: \(exemption.rawValue))"
-            case .prepaid: message = "reload started (exempt: prepaid)"
+            case .budgeted: return (.info, "reload started (budgeted)", metadata)
+            case .exempt(let exemption): return (.info, "reload started (exempt: \(exemption.rawValue))", metadata)
+            case .prepaid: return (.info, "reload started (exempt: prepaid)", metadata)
             }
         case .reloadDeferred(_, _, _, _, let until, let reason):
-            level = .info
-            message = "reload deferred until \(until.map(RFC3339.format) ?? "later") (\(reason.rawValue))"
-        case .reloadCoalesced: level = .debug; message = "reload request coalesced"
+            return (.info, "reload deferred until \(until.map(RFC3339.format) ?? "later") (\(reason.rawValue))", metadata)
+        case .reloadCoalesced:
+            return (.debug, "reload request coalesced", metadata)
         case .reloadFinished(_, _, _, let result, _, _, let detail):
-            level = result == .success ? .info : .warning
-            message = "reload finished: \(result.rawValue)\(detail.map { " — \($0)" } ?? "")"
-        case .entryChanged(_, _, _, let source): level = .debug; message = "entry changed (\(source.rawValue))"
+            return (
+                result == .success ? .info : .warning, "reload finished: \(result.rawValue)\(detail.map { " — \($0)" } ?? "")",
+                metadata
+            )
+        case .entryChanged(_, _, _, let source):
+            return (.debug, "entry changed (\(source.rawValue))", metadata)
         case .diagnostic(_, let diagnostic):
-            level = diagnostic.severity == .error ? .warning : .notice
-            message = "\(diagnostic.code): \(diagnostic.message)"
-        case .extensionKilled(_, _, _, _, _, _, let detail): level = .warning; message = "extension killed: \(detail)"
-        case .extensionStopped(_, _, let detail): level = .debug; message = "extension stopped: \(detail)"
-        case .widgetAdded: level = .notice; message = "widget added"
-        case .widgetRemoved: level = .notice; message = "widget removed"
-        case .snapshotReceived: level = .debug; message = "snapshot received"
+            return (diagnostic.severity == .error ? .warning : .notice, "\(diagnostic.code): \(diagnostic.message)", metadata)
+        case .extensionKilled(_, _, _, _, _, _, let detail):
+            return (.warning, "extension killed: \(detail)", metadata)
+        case .extensionStopped(_, _, let detail):
+            return (.debug, "extension stopped: \(detail)", metadata)
+        case .widgetAdded:
+            return (.notice, "widget added", metadata)
+        case .widgetRemoved:
+            return (.notice, "widget removed", metadata)
+        case .snapshotReceived:
+            return (.debug, "snapshot received", metadata)
         }
-        logger.log(level: level, "\(message)", metadata: metadata)
     }
 }
