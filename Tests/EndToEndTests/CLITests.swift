@@ -135,12 +135,12 @@ struct CLITests {
         #expect(server.requests.first?.params == ["id": "w1"])
     }
 
-    @Test("reload --kind prints one line per instance with the budget used")
+    @Test("reload --kind prints one line per instance with the budget used, from one call")
     func reloadLines() throws {
         let server = try FakeControlServer { request in
             switch request.method {
             case "reloadTimelines": [.reply(request.id, ReloadResult.sample)]
-            default: [.reply(request.id, StatusResult.sample)]
+            default: [.error(request.id, code: -32601, message: "only reloadTimelines expected")]
             }
         }
         defer { server.stop() }
@@ -152,9 +152,21 @@ struct CLITests {
                 w3  BirthdayHomeWidget  deferred until 08:05:00 (minInterval)
 
                 """)
-        let request = try #require(server.requests.first)
-        #expect(request.method == "reloadTimelines")
-        #expect(request.params == ["kind": "BirthdayHomeWidget"])
+        #expect(server.requests.map(\.method) == ["reloadTimelines"])
+        #expect(server.requests.first?.params == ["kind": "BirthdayHomeWidget"])
+    }
+
+    @Test("reload --all makes one call too; a reply without budget figures (an older daemon) leaves them out")
+    func reloadAllOneCall() throws {
+        var outcome = ReloadResult.sample.outcomes[0]
+        outcome.budget = nil
+        let older = ReloadResult(outcomes: [outcome])
+        let server = try FakeControlServer { request in [.reply(request.id, older)] }
+        defer { server.stop() }
+        let run = try CLI.run(["reload", "--all", "--app", "com.birthdayreminders", "--socket", server.path])
+        #expect(run.status == 0)
+        #expect(run.stdout == "w1  BirthdayHomeWidget  started (budgeted)\n")
+        #expect(server.requests.map(\.method) == ["reloadAllTimelines"])
     }
 
     @Test("reload --all --app --foreground is reloadAllTimelines from a foreground app")
@@ -264,6 +276,61 @@ struct CLITests {
         #expect(lines[1].contains("08:01:00  reloadDeferred   w1 BirthdayHomeWidget  until "))
         #expect(lines[1].hasSuffix("08:06:00 (minInterval)"))
         #expect(lines[2].hasSuffix("reloadFinished   w1 BirthdayHomeWidget  success 12 ms 4.0 MiB"))
+    }
+
+    @Test("events says what each type of notice carries")
+    func eventsTextEveryType() throws {
+        let widget = HostNotice.birthday
+        let ext = widget.extension
+        let entry = TimelineEntryPayload(date: .t0, content: ["text": "Ada"])
+        let notices: [(HostNotice, String)] = [
+            (.widgetAdded(widget, at: .t0), "widgetAdded      w1 BirthdayHomeWidget  \(ext)"),
+            (
+                .reloadStarted(widget, at: .t0 + 30, charge: .exempt(.added), requestedAt: .t0),
+                "reloadStarted    w1 BirthdayHomeWidget  exempt (added) waited 30s"
+            ),
+            (
+                .reloadStarted(widget, at: .t0, charge: .prepaid, requestedAt: .t0),
+                "reloadStarted    w1 BirthdayHomeWidget  exempt (prepaid)"
+            ),
+            (
+                .reloadCoalesced(widget, at: .t0, budgeted: true, until: nil, reason: .reloadInProgress),
+                "reloadCoalesced  w1 BirthdayHomeWidget  (reloadInProgress)"
+            ),
+            (
+                .reloadFinished(
+                    widget, at: .t0, budgeted: true, result: .timedOut, durationMs: 2500, footprintBytes: nil,
+                    detail: "no reply"),
+                "reloadFinished   w1 BirthdayHomeWidget  timedOut 2.5 s — no reply"
+            ),
+            (
+                .entryChanged(widget, at: .t0, entry: entry, source: .timeline),
+                #"entryChanged     w1 BirthdayHomeWidget  {"text":"Ada"} — timeline"#
+            ),
+            (
+                .diagnostic(widget, Diagnostic(at: .t0, code: "emptyTimeline", severity: .warning, message: "no entries")),
+                "diagnostic       w1 BirthdayHomeWidget  warning emptyTimeline: no entries"
+            ),
+            (.snapshotReceived(widget, at: .t0, entry: entry), #"snapshotReceived w1 BirthdayHomeWidget  {"text":"Ada"}"#),
+            (
+                .extensionKilled(
+                    extension: ext, widgetId: "w1", at: .t0, result: .memoryLimitExceeded, durationMs: 800,
+                    footprintBytes: 31_457_280, detail: "over the limit"),
+                "extensionKilled  w1  \(ext) — over the limit"
+            ),
+            (.extensionStopped(extension: ext, at: .t0, detail: "idle for 30s"), "extensionStopped \(ext)  — idle for 30s"),
+            (.widgetRemoved(widget, at: .t0), "widgetRemoved    w1 BirthdayHomeWidget  \(ext)"),
+        ]
+        let server = try FakeControlServer { request in
+            [.reply(request.id, SubscribeResult())] + notices.map { .notice($0.0) } + [.close]
+        }
+        defer { server.stop() }
+        let run = try CLI.run(["events", "--socket", server.path])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == notices.count)
+        for (line, expected) in zip(lines, notices.map(\.1)) {
+            #expect(line.hasSuffix(" " + expected), "\(line)")
+        }
     }
 
     @Test("events runs until interrupted, then exits 0")
@@ -392,12 +459,17 @@ extension Result {
 }
 
 extension ReloadResult {
-    static let sample = ReloadResult(outcomes: [
-        WidgetReloadOutcome(id: "w1", kind: "BirthdayHomeWidget", outcome: .started, budgeted: true),
-        WidgetReloadOutcome(
-            id: "w3", kind: "BirthdayHomeWidget", outcome: .deferred, budgeted: true,
-            until: RFC3339.parse("2026-02-15T08:05:00Z")!, reason: .minInterval),
-    ])
+    static let sample = ReloadResult(
+        outcomes: [
+            WidgetReloadOutcome(
+                id: "w1", kind: "BirthdayHomeWidget", outcome: .started, budgeted: true,
+                budget: BudgetUsage(used: 1, limit: 70)),
+            WidgetReloadOutcome(
+                id: "w3", kind: "BirthdayHomeWidget", outcome: .deferred, budgeted: true,
+                until: RFC3339.parse("2026-02-15T08:05:00Z")!, reason: .minInterval,
+                budget: BudgetUsage(used: 70, limit: 70)),
+        ],
+        now: .t0)
 }
 
 extension StatusResult {

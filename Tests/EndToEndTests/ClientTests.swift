@@ -265,32 +265,16 @@ extension WidgetInfo {
 }
 
 extension HostNotice {
-    static let started: HostNotice = {
-        var notice = HostNotice(type: .reloadStarted, at: .t0)
-        notice.widgetId = "w1"
-        notice.kind = "BirthdayHomeWidget"
-        notice.budgeted = true
-        return notice
-    }()
+    static let birthday = NoticeWidget(id: "w1", kind: "BirthdayHomeWidget", extension: "com.birthdayreminders.widget")
 
-    static let deferred: HostNotice = {
-        var notice = HostNotice(type: .reloadDeferred, at: .t0)
-        notice.widgetId = "w1"
-        notice.kind = "BirthdayHomeWidget"
-        notice.until = .t0 + 300
-        notice.reason = .minInterval
-        return notice
-    }()
+    static let started = HostNotice.reloadStarted(birthday, at: .t0, charge: .budgeted, requestedAt: .t0)
 
-    static let finished: HostNotice = {
-        var notice = HostNotice(type: .reloadFinished, at: .t0 + 1)
-        notice.widgetId = "w1"
-        notice.kind = "BirthdayHomeWidget"
-        notice.result = .success
-        notice.durationMs = 12
-        notice.footprintBytes = 4 * 1_048_576
-        return notice
-    }()
+    static let deferred = HostNotice.reloadDeferred(
+        birthday, at: .t0, budgeted: true, requestedAt: .t0, until: .t0 + 300, reason: .minInterval)
+
+    static let finished = HostNotice.reloadFinished(
+        birthday, at: .t0 + 1, budgeted: true, result: .success, durationMs: 12, footprintBytes: 4 * 1_048_576,
+        detail: nil)
 }
 
 /// A directory under /tmp (short, for socket paths), removed when dropped.

@@ -29,6 +29,28 @@ struct BudgetTests {
         #expect(test.status(id).budget.used == budget)
     }
 
+    @Test("Each reload outcome carries the instance's budget after it, as status has it, and the reply the host's now")
+    func outcomeCarriesTheBudget() {
+        var test = TestHost()
+        let id = test.add(pinned: 3)
+        var seen: [BudgetUsage?] = []
+        for (minute, origin) in [(6.0, ReloadOrigin.background), (12, .background), (18, .background), (24, .background), (30, .foreground)] {
+            test.advance(to: t0 + .minutes(minute))
+            let step = test.handle(.reloadRequested(ReloadRequest(.kind("BirthdayHomeWidget", app: nil), origin: origin)))
+            guard case .reload(let result)? = step.reply else {
+                Issue.record("no reload reply: \(String(describing: step.reply))")
+                return
+            }
+            #expect(result.now == test.now)
+            let budget = result.outcomes.first?.budget
+            let status = test.status(id).budget
+            #expect(budget == BudgetUsage(used: status.used, limit: status.limit))
+            seen.append(budget)
+        }
+        // Three budgeted starts, a deferral for the exhausted budget, an exempt start that costs nothing.
+        #expect(seen == [1, 2, 3, 3, 3].map { BudgetUsage(used: $0, limit: 3) })
+    }
+
     @Test("Window counting: a start exactly 24 h ago no longer counts")
     func windowBoundary() {
         let ledger = [t0, t0 + .hours(1)]
@@ -138,6 +160,6 @@ struct BudgetTests {
         }
         #expect(test.started(id, budgeted: true).isEmpty)
         #expect(test.started(id).count == 11)
-        #expect(test.started(id).dropFirst().allSatisfy { $0.exemption == "budgetNotEnforced" })
+        #expect(test.started(id).dropFirst().allSatisfy { $0.charge == .exempt(.budgetNotEnforced) })
     }
 }

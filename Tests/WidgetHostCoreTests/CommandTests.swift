@@ -24,10 +24,10 @@ struct CommandTests {
     @Test("A kind two apps define needs app, and the error lists the apps")
     func ambiguousKind() {
         var test = TestHost(extensions: [birthdayExtension, otherBirthdays])
-        let step = test.handle(.widgetAdded(WidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall)))
+        let step = test.handle(.widgetAdded(AddWidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall)))
         guard case .refused(let error)? = step.reply else { Issue.record("not refused"); return }
         #expect(error == .ambiguousKind(kind: "BirthdayHomeWidget", apps: ["com.birthdayreminders", "org.copycat"]))
-        let named = test.handle(.widgetAdded(WidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall, app: "org.copycat")))
+        let named = test.handle(.widgetAdded(AddWidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall, app: "org.copycat")))
         guard case .widgetAdded(let result)? = named.reply else { Issue.record("not added"); return }
         #expect(result.widget.extension == "org.copycat.widget")
         #expect(result.widget.app == "org.copycat")
@@ -36,7 +36,7 @@ struct CommandTests {
     @Test("A family the kind does not support is refused with the supported ones")
     func unsupportedFamily() {
         var test = TestHost()
-        let step = test.handle(.widgetAdded(WidgetRequest(kind: "BirthdayHomeWidget", family: .accessoryInline)))
+        let step = test.handle(.widgetAdded(AddWidgetRequest(kind: "BirthdayHomeWidget", family: .accessoryInline)))
         guard case .refused(let error)? = step.reply else { Issue.record("not refused"); return }
         #expect(error.description == "BirthdayHomeWidget does not support accessoryInline; it supports systemSmall, systemMedium, systemLarge")
         #expect(test.host.widgets.isEmpty)
@@ -98,7 +98,7 @@ struct CommandTests {
     func persistScope() {
         var host = WidgetHost()
         _ = host.handle(.catalogChanged([weatherExtension]), at: t0)
-        let added = host.handle(.widgetAdded(WidgetRequest(kind: "WeatherWidget", family: .systemSmall)), at: t0)
+        let added = host.handle(.widgetAdded(AddWidgetRequest(kind: "WeatherWidget", family: .systemSmall)), at: t0)
         guard case .persist(let scope)? = added.effects.last else { Issue.record("no persist"); return }
         #expect(scope == PersistScope(changed: ["w1"], removed: [], host: true))
         let idle = host.handle(.deadlineReached, at: t0 + 0.5)
@@ -120,8 +120,8 @@ struct RestoreTests {
         _ = restored.handle(.hostStarted(bootID: "boot-1"), at: test.now)
         let step = restored.handle(.catalogChanged([birthdayExtension, weatherExtension]), at: test.now)
         #expect(step.requests.map(\.call.method) == [.timeline])
-        let started = step.notices.filter { $0.type == .reloadStarted }
-        #expect(started.count == 1 && started[0].exemption == "added")
+        let charges = step.notices.compactMap { if case .reloadStarted(_, _, let charge, _) = $0 { charge } else { nil } }
+        #expect(charges == [.exempt(.added)])
         #expect(try! restored.status(of: id, at: test.now).get()[0].budget.used == 0)
     }
 

@@ -64,7 +64,10 @@ struct DaySimulationTests {
         test.advance(to: t0 + .days(1) - 1)
 
         #expect(test.started(id, budgeted: true).count == budget)
-        let exhausted = test.notices(.reloadDeferred, id).first { $0.reason == .budgetExhausted }
+        let exhausted = test.notices(.reloadDeferred, id).lazy.compactMap { notice -> (at: Date, until: Date?)? in
+            guard case .reloadDeferred(_, let at, _, _, let until, .budgetExhausted) = notice else { return nil }
+            return (at, until)
+        }.first
         #expect(exhausted?.at == t0 + .minutes(15) * Double(budget + 1))
         #expect(exhausted?.until == t0 + .minutes(15) + .days(1))
         #expect(test.status(id).nextReload.deferredBy == .budgetExhausted)

@@ -10,7 +10,7 @@ struct ExemptionTests {
         var test = TestHost()
         let id = test.add(pinned: 1)
         #expect(test.started(id).count == 1)
-        #expect(test.started(id)[0].exemption == "added")
+        #expect(test.started(id)[0].charge == .exempt(.added))
         #expect(test.status(id).budget.used == 0)
         let methods = test.effects.compactMap { if case .send(let request) = $0 { request.call.method } else { nil } }
         #expect(methods == [.placeholder, .timeline])
@@ -18,7 +18,7 @@ struct ExemptionTests {
 
     @Test("Foreground, user interaction and app intents are exempt and ignore the minimum interval",
         arguments: [ReloadOrigin.foreground, .userInteraction, .appIntent])
-    func exemptOrigins(origin: ReloadOrigin) {
+    func exemptOrigins(origin: ReloadOrigin) throws {
         var test = TestHost()
         let id = test.add(pinned: 1)
         for second in [10.0, 20.0, 30.0] {
@@ -28,7 +28,7 @@ struct ExemptionTests {
             #expect(!outcome.budgeted)
         }
         #expect(test.started(id, budgeted: true).isEmpty)
-        #expect(test.started(id).last?.exemption == origin.rawValue)
+        #expect(test.started(id).last?.charge == .exempt(try #require(Exemption(rawValue: origin.rawValue))))
     }
 
     @Test("A plain restart reloads nothing; a new boot id gives every instance one exempt reload")
@@ -49,7 +49,7 @@ struct ExemptionTests {
             restarted.advance(by: .hours(1))
             for id in [a, b] {
                 #expect(restarted.started(id).count == expectedStarts)
-                #expect(restarted.started(id).allSatisfy { $0.exemption == "reboot" && $0.budgeted == false })
+                #expect(restarted.started(id).allSatisfy { $0.charge == .exempt(.reboot) })
             }
         }
     }
@@ -60,7 +60,7 @@ struct ExemptionTests {
         let id = test.add(pinned: 1)
         test.advance(by: .minutes(1))
         test.handle(.significantTimeChange)
-        #expect(test.started(id).last?.exemption == "significantTimeChange")
+        #expect(test.started(id).last?.charge == .exempt(.significantTimeChange))
         #expect(test.status(id).budget.used == 0)
     }
 }
@@ -95,7 +95,7 @@ struct CoalescingTests {
         let foreground = test.reload(origin: .foreground)
         #expect(foreground.outcome == .started)
         #expect(test.started(id).count == 3)
-        #expect(test.started(id).last?.exemption == "foreground")
+        #expect(test.started(id).last?.charge == .exempt(.foreground))
         #expect(test.status(id).budget.used == 1)
     }
 

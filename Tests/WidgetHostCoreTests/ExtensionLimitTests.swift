@@ -29,7 +29,7 @@ struct ExtensionLimitTests {
         // Driven by hand: TestHost would answer the placeholder at once.
         var host = WidgetHost(configuration: config { $0.limits.placeholderTimeout = seconds })
         _ = host.handle(.catalogChanged([weatherExtension]), at: t0)
-        let added = host.handle(.widgetAdded(WidgetRequest(kind: "WeatherWidget", family: .systemSmall)), at: t0)
+        let added = host.handle(.widgetAdded(AddWidgetRequest(kind: "WeatherWidget", family: .systemSmall)), at: t0)
         #expect(added.requests.map(\.call.method) == [.placeholder])
         #expect(added.requests.first?.deadline == t0 + seconds)
         let expired = host.handle(.deadlineReached, at: t0 + seconds)
@@ -81,9 +81,9 @@ struct ExtensionLimitTests {
     func oneRequestAtATime() {
         var host = WidgetHost()
         _ = host.handle(.catalogChanged([birthdayExtension, weatherExtension]), at: t0)
-        let first = host.handle(.widgetAdded(WidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall)), at: t0)
-        let second = host.handle(.widgetAdded(WidgetRequest(kind: "BirthdayHomeWidget", family: .systemMedium)), at: t0)
-        let other = host.handle(.widgetAdded(WidgetRequest(kind: "WeatherWidget", family: .systemSmall)), at: t0)
+        let first = host.handle(.widgetAdded(AddWidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall)), at: t0)
+        let second = host.handle(.widgetAdded(AddWidgetRequest(kind: "BirthdayHomeWidget", family: .systemMedium)), at: t0)
+        let other = host.handle(.widgetAdded(AddWidgetRequest(kind: "WeatherWidget", family: .systemSmall)), at: t0)
         #expect(first.requests.count == 1)
         #expect(second.requests.isEmpty)  // queued behind w1's placeholder
         #expect(other.requests.count == 1)  // another extension is never delayed

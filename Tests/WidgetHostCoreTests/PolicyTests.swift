@@ -108,7 +108,10 @@ struct CurrentEntryTests {
         #expect(test.status(id).currentEntry.entry?.content["text"] == "round 1")
         test.advance(to: t0 + .hours(2))
         #expect(test.status(id).currentEntry.entry?.content["text"] == "round 2")
-        let changes = test.notices(.entryChanged, id).map { $0.entry?.content["text"] ?? $0.entry?.content["placeholder"] }
+        let changes = test.notices(.entryChanged, id).map { notice -> JSONValue? in
+            guard case .entryChanged(_, _, let entry, _) = notice else { return nil }
+            return entry?.content["text"] ?? entry?.content["placeholder"]
+        }
         #expect(changes == ["BirthdayHomeWidget", "round 1", "round 2"])
     }
 }

@@ -89,19 +89,19 @@ struct PropertyTests {
                 var consecutiveFailures = 0
                 var backoffUntil: Date?
                 for notice in run.test.notices where notice.widgetId == id.rawValue {
-                    switch notice.type {
-                    case .reloadStarted:
+                    switch notice {
+                    case .reloadStarted(_, _, let charge, _):
                         if let backoffUntil {
                             #expect(notice.at >= backoffUntil, "\(id) started at \(notice.at) during backoff until \(backoffUntil)")
                         }
-                        if notice.budgeted == true {
+                        if charge == .budgeted {
                             if let lastStart {
                                 #expect(notice.at >= lastStart + .minutes(5), "\(id) budgeted start \(notice.at) within 5 min of \(lastStart)")
                             }
                             lastStart = notice.at
                         }
-                    case .reloadFinished:
-                        if notice.result == .success {
+                    case .reloadFinished(_, _, _, let result, _, _, _):
+                        if result == .success {
                             consecutiveFailures = 0
                             backoffUntil = nil
                         } else {

@@ -447,7 +447,7 @@ private struct CoreDriver {
     }
 
     mutating func add() throws -> WidgetID {
-        let step = host.handle(.widgetAdded(WidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall)), at: now)
+        let step = host.handle(.widgetAdded(AddWidgetRequest(kind: "BirthdayHomeWidget", family: .systemSmall)), at: now)
         try execute(step)
         guard case .widgetAdded(let result)? = step.reply else { throw StateError.unencodable(widget: "?", reason: "") }
         return WidgetID(result.widget.id)

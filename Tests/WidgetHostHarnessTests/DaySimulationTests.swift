@@ -40,9 +40,9 @@ struct HarnessDaySimulationTests {
         #expect(widget.deferredBy == ["budgetExhausted": 1])
         // Still waiting at midnight: 12 h 10 min stale, the longest wait.
         #expect(widget.longestStaleSeconds == t0.at("00:00", dayOffset: 1).timeIntervalSince(t0.at("11:50")))
-        let deferral = try #require(
-            result.events.compactMap { if case .notice(let notice) = $0, notice.type == .reloadDeferred { notice } else { nil } }.first)
-        #expect(deferral.until == t0.at("00:10", dayOffset: 1))
+        let until = try #require(
+            result.events.compactMap { if case .notice(.reloadDeferred(_, _, _, _, let until, _)) = $0 { until } else { nil } }.first)
+        #expect(until == t0.at("00:10", dayOffset: 1))
     }
 
     @Test("In the foreground 08:00–09:00 those reloads are exempt and the budget lasts an hour longer")

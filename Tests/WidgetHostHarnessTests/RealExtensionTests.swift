@@ -10,11 +10,10 @@ struct RealExtensionTests {
     /// What the clock extension said it saw, by the instant the host asked it.
     private func seen(in result: SimulationResult) -> [(asked: Date, seen: Date)] {
         result.events.compactMap { event in
-            guard case .notice(let notice) = event, notice.type == .entryChanged, notice.detail == "timeline",
-                let entry = notice.entry, case .object(let content) = entry.content,
+            guard case .notice(.entryChanged(_, let at, let entry?, .timeline)) = event, case .object(let content) = entry.content,
                 case .string(let text)? = content["seen"], let seen = RFC3339.parse(text)
             else { return nil }
-            return (notice.at, seen)
+            return (at, seen)
         }
     }
 

@@ -186,7 +186,7 @@ struct ConfigurationErrorTests {
         #expect {
             try ExtensionServer(bundle: Twice())
         } throws: { error in
-            "\(error)" == #"the kind "BirthdayHomeWidget" is declared twice; every widget in a bundle needs its own kind"#
+            "\(error)" == #"the kind "BirthdayHomeWidget" is declared twice; every widget in a WidgetBundle needs its own kind"#
         }
     }
 

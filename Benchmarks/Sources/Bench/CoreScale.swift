@@ -41,7 +41,7 @@ enum CoreScale {
         var ids: [WidgetID] = []
         ids.reserveCapacity(instances)
         for index in 0..<instances {
-            let step = host.handle(.widgetAdded(WidgetRequest(kind: "BenchWidget", family: .systemSmall)), at: now)
+            let step = host.handle(.widgetAdded(AddWidgetRequest(kind: "BenchWidget", family: .systemSmall)), at: now)
             if case .widgetAdded(let added)? = step.reply { ids.append(WidgetID(added.widget.id)) }
             answer(step, &host, now: now, spread: Double(index))
         }

@@ -170,7 +170,7 @@ final class Subscription {
 
     /// Reads notices until one of `type` arrives (and `accept` agrees); returns it with the
     /// monotonic time its line arrived.
-    func next(_ type: HostNotice.Kind, timeout: Double = 30, accept: (HostNotice) -> Bool = { _ in true }) throws
+    func next(_ type: HostNotice.NoticeType, timeout: Double = 30, accept: (HostNotice) -> Bool = { _ in true }) throws
         -> (notice: HostNotice, at: Double)
     {
         let deadline = monotonicSeconds() + timeout
@@ -200,7 +200,7 @@ extension HostNotice {
     var identity: String? { serial.map { "\(number("pid") ?? 0)/\($0)" } }
 
     private func number(_ key: String) -> Int? {
-        guard case .object(let content)? = entry?.content else { return nil }
+        guard case .entryChanged(_, _, let entry?, _) = self, case .object(let content) = entry.content else { return nil }
         switch content[key] {
         case .integer(let value)?: return value
         case .number(let value)?: return Int(value)

@@ -3,7 +3,7 @@ import WidgetHostProtocol
 
 /// Commands from users and apps, and what happens around the host.
 extension WidgetHost {
-    mutating func addWidget(_ request: WidgetRequest, at now: Date) -> HostReply {
+    mutating func addWidget(_ request: AddWidgetRequest, at now: Date) -> HostReply {
         if let pinned = request.pinnedBudget, pinned < 1 { return .refused(.invalidBudget(pinned)) }
         let ext: ExtensionDescriptor
         let descriptor: WidgetDescriptor
@@ -24,7 +24,7 @@ extension WidgetHost {
         let record = WidgetRecord(info: info, addedAt: now, pinnedBudget: request.pinnedBudget)
         records[id] = record
         step.changed.insert(id)
-        emit(makeNotice(.widgetAdded, for: record, at: now))
+        emit(.widgetAdded(record.noticeWidget, at: now))
 
         // Placeholder first, so there is something to show while the first timeline loads.
         enqueue(.placeholder(PlaceholderParams(kind: info.kind, family: info.family)), for: id, on: ext.id, at: now)
@@ -37,7 +37,7 @@ extension WidgetHost {
         dropQueuedRequests(for: id)
         deadlines.schedule(.widget(id), at: nil)
         step.removed.insert(id)
-        emit(makeNotice(.widgetRemoved, for: record, at: now))
+        emit(.widgetRemoved(record.noticeWidget, at: now))
         return .widgetRemoved(record.info)
     }
 
@@ -58,7 +58,7 @@ extension WidgetHost {
         }
         let exemption = Exemption(origin: request.origin)
         let outcomes = targets.map { requestReload($0, cause: .requested, exemption: exemption, at: now) }
-        return .reload(ReloadResult(outcomes: outcomes))
+        return .reload(ReloadResult(outcomes: outcomes, now: now))
     }
 
     mutating func recordView(_ id: WidgetID, at now: Date) -> HostReply {

@@ -7,7 +7,7 @@ public enum HostEvent: Sendable, Hashable {
     // What happened around the host.
     /// The daemon started. A boot id different from the stored one means the device rebooted.
     case hostStarted(bootID: String)
-    /// The plugin catalog was (re)scanned.
+    /// The plugin directories were scanned (again): the catalog is now these extensions.
     case catalogChanged([ExtensionDescriptor])
     /// The wall clock jumped or the time zone changed.
     case significantTimeChange
@@ -15,7 +15,7 @@ public enum HostEvent: Sendable, Hashable {
     case deadlineReached
 
     // Commands from users and apps.
-    case widgetAdded(WidgetRequest)
+    case widgetAdded(AddWidgetRequest)
     case widgetRemoved(WidgetID)
     case reloadRequested(ReloadRequest)
     case viewRecorded(WidgetID)
@@ -29,7 +29,7 @@ public enum HostEvent: Sendable, Hashable {
 }
 
 /// The user adds a widget to the home screen.
-public struct WidgetRequest: Sendable, Hashable {
+public struct AddWidgetRequest: Sendable, Hashable {
     public var kind: String
     public var family: WidgetFamily
     /// Needed only when two apps define the same kind.

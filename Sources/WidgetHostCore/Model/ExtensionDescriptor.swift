@@ -1,6 +1,6 @@
 import WidgetHostProtocol
 
-/// A loaded extension bundle as the core needs to know it: who it belongs to and what it offers.
+/// An extension in the catalog, as the core needs to know it: who it belongs to and what it offers.
 public struct ExtensionDescriptor: Sendable, Hashable, Codable {
     /// The bundle identifier, e.g. `com.birthdayreminders.widget`.
     public var id: String

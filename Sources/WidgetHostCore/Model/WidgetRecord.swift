@@ -39,6 +39,11 @@ public struct WidgetRecord: Sendable, Hashable, Codable {
 
     public var id: WidgetID { WidgetID(info.id) }
 
+    /// How notices name this instance.
+    var noticeWidget: NoticeWidget {
+        NoticeWidget(id: info.id, kind: info.kind, extension: info.extension)
+    }
+
     func currentEntry(at now: Date) -> CurrentEntry {
         CurrentEntryRule.entry(
             at: now, entries: timeline?.entries ?? [], previous: previousEntry, placeholder: placeholder)

@@ -24,6 +24,12 @@ public struct PendingReload: Sendable, Hashable, Codable {
 
     public var isBudgeted: Bool { exemption == nil && !prepaid }
 
+    /// How it is paid for when it starts.
+    var charge: ReloadCharge {
+        if let exemption { return .exempt(exemption) }
+        return prepaid ? .prepaid : .budgeted
+    }
+
     /// Merges another request into this one.
     public mutating func coalesce(cause: ReloadCause, exemption: Exemption?, at now: Date) {
         requestedAt = min(requestedAt, now)

@@ -1,20 +1,7 @@
-/// Why a reload does not count against the budget and ignores the minimum interval.
-public enum Exemption: String, Sendable, Hashable, Codable, CaseIterable {
-    /// The widget was just added.
-    case added
-    /// The host started after a reboot (the boot id changed).
-    case reboot
-    /// The calling app says it is in the foreground (Apple).
-    case foreground
-    /// The user interacted with the widget (Apple).
-    case userInteraction
-    /// An app intent ran (Apple).
-    case appIntent
-    /// The wall clock jumped or the time zone changed (Apple: "significant time change").
-    case significantTimeChange
-    /// `budget.enforce = false`, as under a debugger (Apple).
-    case budgetNotEnforced
+import WidgetHostProtocol
 
+extension Exemption {
+    /// Apple exempts every call but one from an app in the background.
     init?(origin: ReloadOrigin) {
         switch origin {
         case .background: return nil

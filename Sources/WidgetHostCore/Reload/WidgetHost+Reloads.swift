@@ -32,13 +32,10 @@ extension WidgetHost {
             outcome.until = until
             outcome.reason = reason
             if merged {
-                var notice = makeNotice(.reloadCoalesced, for: record, at: now)
-                notice.until = until
-                notice.reason = reason
-                notice.budgeted = budgeted
-                emit(notice)
+                emit(.reloadCoalesced(record.noticeWidget, at: now, budgeted: budgeted, until: until, reason: reason))
             }
         }
+        outcome.budget = records[id].map { budgetUsage(of: $0, at: now) }
         return outcome
     }
 
@@ -69,12 +66,10 @@ extension WidgetHost {
             record.pending = pending
             records[id] = record
             step.changed.insert(id)
-            var notice = makeNotice(.reloadDeferred, for: record, at: now)
-            notice.until = decision.until
-            notice.reason = decision.reason
-            notice.budgeted = pending.isBudgeted
-            notice.requestedAt = pending.requestedAt
-            emit(notice)
+            emit(
+                .reloadDeferred(
+                    record.noticeWidget, at: now, budgeted: pending.isBudgeted, requestedAt: pending.requestedAt,
+                    until: decision.until, reason: decision.reason))
         }
         reschedule(id, at: now)
         return .deferred(until: decision.until, reason: decision.reason)
@@ -95,11 +90,7 @@ extension WidgetHost {
         records[id] = record
         step.changed.insert(id)
 
-        var notice = makeNotice(.reloadStarted, for: record, at: now)
-        notice.budgeted = budgeted
-        notice.exemption = pending.exemption?.rawValue ?? (pending.prepaid ? "prepaid" : nil)
-        notice.requestedAt = pending.requestedAt
-        emit(notice)
+        emit(.reloadStarted(record.noticeWidget, at: now, charge: pending.charge, requestedAt: pending.requestedAt))
 
         let params = TimelineParams(
             kind: record.info.kind, family: record.info.family, widgetId: id.rawValue, now: now)
@@ -161,19 +152,17 @@ extension WidgetHost {
                         message: (detail ?? result.rawValue) + "; the previous timeline stays"))
             }
         }
-        record.lastOutcome = LastOutcome(
+        let outcome = LastOutcome(
             result: result, startedAt: running.startedAt, finishedAt: now, peakFootprintBytes: peakFootprint,
             detail: detail)
+        record.lastOutcome = outcome
         records[id] = record
         step.changed.insert(id)
 
-        var notice = makeNotice(.reloadFinished, for: record, at: now)
-        notice.result = result
-        notice.durationMs = record.lastOutcome?.durationMs
-        notice.footprintBytes = peakFootprint
-        notice.detail = detail
-        notice.budgeted = running.budgeted
-        emit(notice)
+        emit(
+            .reloadFinished(
+                record.noticeWidget, at: now, budgeted: running.budgeted, result: result,
+                durationMs: outcome.durationMs, footprintBytes: peakFootprint, detail: detail))
         if result != .success, let until = record.backoff.until {
             notes.append(
                 .init(
@@ -253,10 +242,7 @@ extension WidgetHost {
         step.changed.insert(id)
         // A new timeline that keeps showing the previous entry changes the source, not what is shown.
         guard entryChanged else { return }
-        var notice = makeNotice(.entryChanged, for: record, at: now)
-        notice.entry = current.entry
-        notice.detail = current.source.rawValue
-        emit(notice)
+        emit(.entryChanged(record.noticeWidget, at: now, entry: current.entry, source: current.source))
     }
 
     mutating func addDiagnostic(_ note: TimelineValidation.Note, to id: WidgetID, at now: Date) {
@@ -268,17 +254,7 @@ extension WidgetHost {
         }
         records[id] = record
         step.changed.insert(id)
-        var notice = makeNotice(.diagnostic, for: record, at: now)
-        notice.diagnostic = diagnostic
-        emit(notice)
-    }
-
-    func makeNotice(_ type: HostNotice.Kind, for record: WidgetRecord, at now: Date) -> HostNotice {
-        var notice = HostNotice(type: type, at: now)
-        notice.widgetId = record.info.id
-        notice.kind = record.info.kind
-        notice.extension = record.info.extension
-        return notice
+        emit(.diagnostic(record.noticeWidget, diagnostic))
     }
 
     mutating func emit(_ notice: HostNotice) {

@@ -23,11 +23,21 @@ extension WidgetHost {
     func budgetStatus(of record: WidgetRecord, at now: Date) -> BudgetStatus {
         let daily = record.dailyBudget(configuration, at: now)
         let window = configuration.budget.window
-        let ledger = record.ledger.filter { $0 > now - window && $0 <= now }
+        let ledger = ledgerInWindow(of: record, at: now)
         return BudgetStatus(
             used: ledger.count, limit: daily.limit, engagement: daily.engagement, views: daily.viewsInWindow,
             learning: daily.learning, pinned: daily.pinned, enforced: configuration.budget.enforce, ledger: ledger,
             nextFreeSlot: SlidingWindowBudget.nextFreeSlot(ledger, limit: daily.limit, window: window, at: now))
+    }
+
+    /// The two figures of `budgetStatus` that a reload's reply carries.
+    func budgetUsage(of record: WidgetRecord, at now: Date) -> BudgetUsage {
+        BudgetUsage(
+            used: ledgerInWindow(of: record, at: now).count, limit: record.dailyBudget(configuration, at: now).limit)
+    }
+
+    private func ledgerInWindow(of record: WidgetRecord, at now: Date) -> [Date] {
+        record.ledger.filter { $0 > now - configuration.budget.window && $0 <= now }
     }
 
     func status(of record: WidgetRecord, at now: Date) -> WidgetStatus {

@@ -107,38 +107,6 @@ public final class HostRuntime: @unchecked Sendable {
         subscribers[id] = nil
     }
 
-    private func log(_ notice: HostNotice) {
-        var metadata: Logger.Metadata = [:]
-        if let id = notice.widgetId { metadata["WIDGET_ID"] = "\(id)" }
-        if let kind = notice.kind { metadata["WIDGET_KIND"] = "\(kind)" }
-        if let ext = notice.extension { metadata["EXTENSION"] = "\(ext)" }
-        if let result = notice.result { metadata["OUTCOME"] = "\(result.rawValue)" }
-        let level: Logger.Level
-        let message: String
-        switch notice.type {
-        case .reloadStarted:
-            level = .info
-            message = "reload started (\(notice.budgeted == true ? "budgeted" : "exempt: \(notice.exemption ?? "")"))"
-        case .reloadDeferred:
-            level = .info
-            message = "reload deferred until \(notice.until.map(RFC3339.format) ?? "later") (\(notice.reason?.rawValue ?? ""))"
-        case .reloadCoalesced: level = .debug; message = "reload request coalesced"
-        case .reloadFinished:
-            level = notice.result == .success ? .info : .warning
-            message = "reload finished: \(notice.result?.rawValue ?? "")\(notice.detail.map { " — \($0)" } ?? "")"
-        case .entryChanged: level = .debug; message = "entry changed (\(notice.detail ?? ""))"
-        case .diagnostic:
-            level = notice.diagnostic?.severity == .error ? .warning : .notice
-            message = "\(notice.diagnostic?.code ?? ""): \(notice.diagnostic?.message ?? "")"
-        case .extensionKilled: level = .warning; message = "extension killed: \(notice.detail ?? "")"
-        case .extensionStopped: level = .debug; message = "extension stopped: \(notice.detail ?? "")"
-        case .widgetAdded: level = .notice; message = "widget added"
-        case .widgetRemoved: level = .notice; message = "widget removed"
-        case .snapshotReceived: level = .debug; message = "snapshot received"
-        }
-        logger.log(level: level, "\(message)", metadata: metadata)
-    }
-
     // MARK: - Queries
 
     func status(of id: String?) -> Result<StatusResult, HostError> {

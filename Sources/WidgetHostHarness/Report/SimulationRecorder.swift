@@ -11,7 +11,7 @@ struct SimulationRecorder {
     private var reports: [String: WidgetReport] = [:]
     private var events: [SimulationEvent] = []
     /// The pending reload a widget's last deferral was about, and when that deferral began.
-    private var openDeferral: [String: (requestedAt: Date?, since: Date, reason: DeferralReason)] = [:]
+    private var openDeferral: [String: (requestedAt: Date, since: Date, reason: DeferralReason)] = [:]
 
     init(scenario: Scenario, keepLog: Bool) {
         self.scenario = scenario
@@ -20,43 +20,41 @@ struct SimulationRecorder {
 
     mutating func record(_ notice: HostNotice) {
         if keepLog { events.append(.notice(notice)) }
-        guard let id = notice.widgetId else { return }
-        switch notice.type {
-        case .widgetAdded:
-            reports[id] = WidgetReport(
-                id: id, kind: notice.kind ?? "", family: .systemSmall, app: "", extension: notice.extension ?? "",
-                source: "")
-        case .reloadStarted:
-            let budgeted = notice.budgeted ?? false
-            update(id) { report in
-                if budgeted { report.budgetedReloads += 1 } else { report.exemptReloads += 1 }
-                report.reloads.append(ReloadTick(at: notice.at, budgeted: budgeted))
-                if let requestedAt = notice.requestedAt { report.addStale(notice.at.timeIntervalSince(requestedAt)) }
+        switch notice {
+        case .widgetAdded(let widget, _):
+            reports[widget.id] = WidgetReport(
+                id: widget.id, kind: widget.kind, family: .systemSmall, app: "", extension: widget.extension, source: "")
+        case .reloadStarted(let widget, let at, let charge, let requestedAt):
+            update(widget.id) { report in
+                if charge.isBudgeted { report.budgetedReloads += 1 } else { report.exemptReloads += 1 }
+                report.reloads.append(ReloadTick(at: at, budgeted: charge.isBudgeted))
+                report.addStale(at.timeIntervalSince(requestedAt))
             }
-            closeDeferral(id, at: notice.at)
-        case .reloadCoalesced:
-            update(id) { $0.coalesced += 1 }
-        case .reloadDeferred:
-            guard let reason = notice.reason else { return }
-            if let open = openDeferral[id], open.requestedAt == notice.requestedAt { return }
-            closeDeferral(id, at: notice.at)
-            openDeferral[id] = (notice.requestedAt, notice.at, reason)
+            closeDeferral(widget.id, at: at)
+        case .reloadCoalesced(let widget, _, _, _, _):
+            update(widget.id) { $0.coalesced += 1 }
+        case .reloadDeferred(let widget, let at, _, let requestedAt, _, let reason):
+            let id = widget.id
+            if let open = openDeferral[id], open.requestedAt == requestedAt { return }
+            closeDeferral(id, at: at)
+            openDeferral[id] = (requestedAt, at, reason)
             update(id) { report in
                 report.deferred += 1
                 report.deferredBy[reason.rawValue, default: 0] += 1
-                if reason == .budgetExhausted, report.exhaustedAt == nil { report.exhaustedAt = notice.at }
+                if reason == .budgetExhausted, report.exhaustedAt == nil { report.exhaustedAt = at }
             }
-        case .reloadFinished:
-            update(id) { report in
-                switch notice.result {
-                case .timedOut?: report.timeouts += 1
-                case .memoryLimitExceeded?: report.memoryKills += 1
-                case .crashed?, .protocolError?: report.crashes += 1
-                case .invalidTimeline?: report.invalidTimelines += 1
-                case .success?, nil: break
+        case .reloadFinished(let widget, _, _, let result, _, _, _):
+            update(widget.id) { report in
+                switch result {
+                case .timedOut: report.timeouts += 1
+                case .memoryLimitExceeded: report.memoryKills += 1
+                case .crashed, .protocolError: report.crashes += 1
+                case .invalidTimeline: report.invalidTimelines += 1
+                case .success: break
                 }
             }
-        default: break
+        case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped:
+            break
         }
     }
 

@@ -63,7 +63,7 @@ public struct Simulation {
         for widget in scenario.widgets {
             var ids: [WidgetID] = []
             for _ in 0..<widget.count {
-                let request = WidgetRequest(
+                let request = AddWidgetRequest(
                     kind: widget.kind, family: widget.family, app: setup.app(of: widget), pinnedBudget: widget.budget)
                 guard case .widgetAdded(let result)? = handle(.widgetAdded(request)) else {
                     let reason = lastRefusal.map { "\($0)" } ?? "refused"

@@ -1,4 +1,5 @@
-/// `extensions` and `rescan`: the loaded bundles with their kinds, and the skipped ones with why.
+/// `extensions` and `rescan`: the catalog (the loaded extensions with their kinds), and the
+/// bundles skipped with why.
 public struct ExtensionsResult: Sendable, Hashable, Codable {
     public var loaded: [LoadedExtension]
     public var skipped: [SkippedBundle]
@@ -9,12 +10,13 @@ public struct ExtensionsResult: Sendable, Hashable, Codable {
     }
 }
 
+/// An extension in the catalog and the bundle it was loaded from.
 public struct LoadedExtension: Sendable, Hashable, Codable {
     /// The bundle identifier (`CFBundleIdentifier`).
     public var id: String
     public var app: String
     public var displayName: String
-    /// The `NAME.appex` directory.
+    /// Its bundle, the `NAME.appex` directory.
     public var path: String
     public var appGroups: [String]
     public var widgets: [WidgetDescriptor]

@@ -1,9 +1,36 @@
 import Foundation
 
-/// One item of the `subscribe` stream (and of the harness's event log). Flat, with only
-/// the fields that apply set, so that `jq 'select(.type=="reloadDeferred")'` just works.
-public struct HostNotice: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+/// Something that happened in the host, as the core says it: each case carries exactly what
+/// that kind of notice has. `subscribe` and the harness's event log send it flattened
+/// (`HostNotice+Wire.swift`), so that `jq 'select(.type=="reloadDeferred")'` just works.
+public enum HostNotice: Sendable, Hashable {
+    case widgetAdded(NoticeWidget, at: Date)
+    case widgetRemoved(NoticeWidget, at: Date)
+    /// `requestedAt`: when the reload was first requested or fell due (for staleness).
+    case reloadStarted(NoticeWidget, at: Date, charge: ReloadCharge, requestedAt: Date)
+    /// A request merged into the reload already waiting, which runs at `until` (nil: when
+    /// the running reload ends) because of `reason`.
+    case reloadCoalesced(NoticeWidget, at: Date, budgeted: Bool, until: Date?, reason: DeferralReason)
+    /// The waiting reload cannot start before `until` (nil: not known yet) because of `reason`.
+    case reloadDeferred(
+        NoticeWidget, at: Date, budgeted: Bool, requestedAt: Date, until: Date?, reason: DeferralReason)
+    /// `detail` says why a reload failed; nil on success.
+    case reloadFinished(
+        NoticeWidget, at: Date, budgeted: Bool, result: ReloadResultKind, durationMs: Double,
+        footprintBytes: Int?, detail: String?)
+    /// What the widget shows changed; `entry` is nil when it shows nothing.
+    case entryChanged(NoticeWidget, at: Date, entry: TimelineEntryPayload?, source: EntrySource)
+    case diagnostic(NoticeWidget, Diagnostic)
+    case snapshotReceived(NoticeWidget, at: Date, entry: TimelineEntryPayload)
+    /// The process of `extension` was killed while it ran a request for `widgetId`.
+    case extensionKilled(
+        extension: String, widgetId: String, at: Date, result: ReloadResultKind, durationMs: Double,
+        footprintBytes: Int?, detail: String)
+    /// The process of `extension` was stopped after it had been idle; `detail` says how long.
+    case extensionStopped(extension: String, at: Date, detail: String)
+
+    /// The notice's `type` on the wire.
+    public enum NoticeType: String, Sendable, Hashable, Codable, CaseIterable {
         case widgetAdded
         case widgetRemoved
         case reloadStarted
@@ -17,27 +44,85 @@ public struct HostNotice: Sendable, Hashable, Codable {
         case snapshotReceived
     }
 
-    public var type: Kind
-    public var at: Date
-    public var widgetId: String?
-    public var kind: String?
-    public var `extension`: String?
-    public var budgeted: Bool?
-    /// Why an exempt reload was exempt (`added`, `foreground`, `reboot`, …).
-    public var exemption: String?
-    /// When the reload was first requested or fell due (for staleness).
-    public var requestedAt: Date?
-    public var until: Date?
-    public var reason: DeferralReason?
-    public var result: ReloadResultKind?
-    public var durationMs: Double?
-    public var footprintBytes: Int?
-    public var detail: String?
-    public var entry: TimelineEntryPayload?
-    public var diagnostic: Diagnostic?
-
-    public init(type: Kind, at: Date) {
-        self.type = type
-        self.at = at
+    public var type: NoticeType {
+        switch self {
+        case .widgetAdded: .widgetAdded
+        case .widgetRemoved: .widgetRemoved
+        case .reloadStarted: .reloadStarted
+        case .reloadCoalesced: .reloadCoalesced
+        case .reloadDeferred: .reloadDeferred
+        case .reloadFinished: .reloadFinished
+        case .entryChanged: .entryChanged
+        case .diagnostic: .diagnostic
+        case .snapshotReceived: .snapshotReceived
+        case .extensionKilled: .extensionKilled
+        case .extensionStopped: .extensionStopped
+        }
     }
+
+    public var at: Date {
+        switch self {
+        case .widgetAdded(_, let at), .widgetRemoved(_, let at), .reloadStarted(_, let at, _, _),
+            .reloadCoalesced(_, let at, _, _, _), .reloadDeferred(_, let at, _, _, _, _),
+            .reloadFinished(_, let at, _, _, _, _, _), .entryChanged(_, let at, _, _),
+            .snapshotReceived(_, let at, _), .extensionKilled(_, _, let at, _, _, _, _),
+            .extensionStopped(_, let at, _):
+            at
+        case .diagnostic(_, let diagnostic): diagnostic.at
+        }
+    }
+
+    /// The widget instance the notice is about; nil for the notices of an extension's process.
+    public var widget: NoticeWidget? { subject.widget }
+
+    /// The widget instance's id; for `extensionKilled`, the widget whose request was running.
+    public var widgetId: String? { subject.widgetId }
+
+    /// The bundle id of the extension concerned.
+    public var `extension`: String { subject.extension }
+
+    private var subject: (widget: NoticeWidget?, widgetId: String?, extension: String) {
+        switch self {
+        case .widgetAdded(let widget, _), .widgetRemoved(let widget, _), .reloadStarted(let widget, _, _, _),
+            .reloadCoalesced(let widget, _, _, _, _), .reloadDeferred(let widget, _, _, _, _, _),
+            .reloadFinished(let widget, _, _, _, _, _, _), .entryChanged(let widget, _, _, _),
+            .diagnostic(let widget, _), .snapshotReceived(let widget, _, _):
+            (widget, widget.id, widget.extension)
+        case .extensionKilled(let ext, let widgetId, _, _, _, _, _): (nil, widgetId, ext)
+        case .extensionStopped(let ext, _, _): (nil, nil, ext)
+        }
+    }
+
+    /// How the reload (`reloadFinished`) or the killed request (`extensionKilled`) ended.
+    public var result: ReloadResultKind? {
+        switch self {
+        case .reloadFinished(_, _, _, let result, _, _, _), .extensionKilled(_, _, _, let result, _, _, _): result
+        default: nil
+        }
+    }
+}
+
+/// The widget instance a notice is about, as notices name it.
+public struct NoticeWidget: Sendable, Hashable {
+    public var id: String
+    public var kind: String
+    /// The bundle id of its extension.
+    public var `extension`: String
+
+    public init(id: String, kind: String, extension: String) {
+        self.id = id
+        self.kind = kind
+        self.extension = `extension`
+    }
+}
+
+/// How a reload that started is paid for.
+public enum ReloadCharge: Sendable, Hashable {
+    /// It counts against the widget's daily budget.
+    case budgeted
+    case exempt(Exemption)
+    /// It was charged once already (its process died under it, or the host restarted).
+    case prepaid
+
+    public var isBudgeted: Bool { self == .budgeted }
 }

@@ -51,10 +51,13 @@ public struct WidgetReloadOutcome: Sendable, Hashable, Codable {
     /// When a deferred (or coalesced-into-deferred) reload will run, if known.
     public var until: Date?
     public var reason: DeferralReason?
+    /// The instance's budget right after the request (a started budgeted reload is counted).
+    /// Missing from daemons before it was added.
+    public var budget: BudgetUsage?
 
     public init(
         id: String, kind: String, outcome: ReloadDisposition, budgeted: Bool,
-        until: Date? = nil, reason: DeferralReason? = nil
+        until: Date? = nil, reason: DeferralReason? = nil, budget: BudgetUsage? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -62,10 +65,28 @@ public struct WidgetReloadOutcome: Sendable, Hashable, Codable {
         self.budgeted = budgeted
         self.until = until
         self.reason = reason
+        self.budget = budget
+    }
+}
+
+/// Budgeted reloads started in the last 24 hours, of B: the two figures of `BudgetStatus`
+/// that a reply to a reload carries.
+public struct BudgetUsage: Sendable, Hashable, Codable {
+    public var used: Int
+    public var limit: Int
+    public init(used: Int, limit: Int) {
+        self.used = used
+        self.limit = limit
     }
 }
 
 public struct ReloadResult: Sendable, Hashable, Codable {
     public var outcomes: [WidgetReloadOutcome]
-    public init(outcomes: [WidgetReloadOutcome]) { self.outcomes = outcomes }
+    /// The daemon's clock when it answered (it may be virtual), to show `until` against.
+    /// Missing from daemons before it was added.
+    public var now: Date?
+    public init(outcomes: [WidgetReloadOutcome], now: Date? = nil) {
+        self.outcomes = outcomes
+        self.now = now
+    }
 }

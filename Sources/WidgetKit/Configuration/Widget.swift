@@ -10,6 +10,6 @@ public protocol Widget {
 extension Widget {
     /// Serves the extension channel on stdin/stdout for this one widget; never returns.
     public static func main() {
-        ExtensionProcess.run(named: "\(Self.self)") { try ExtensionServer(widget: Self()) }
+        ExtensionMain.run(named: "\(Self.self)") { try ExtensionServer(widget: Self()) }
     }
 }

@@ -18,6 +18,6 @@ public protocol WidgetBundle {
 extension WidgetBundle {
     /// Serves the extension channel on stdin/stdout for every widget in the bundle; never returns.
     public static func main() {
-        ExtensionProcess.run(named: "\(Self.self)") { try ExtensionServer(bundle: Self()) }
+        ExtensionMain.run(named: "\(Self.self)") { try ExtensionServer(bundle: Self()) }
     }
 }

@@ -58,7 +58,7 @@ extension WidgetConfiguration {
     }
 }
 
-/// Kinds already resolved to definitions: what a modifier or a bundle produces.
+/// Kinds already resolved to definitions: what a modifier or a WidgetBundle produces.
 struct ResolvedConfiguration: PrimitiveWidgetConfiguration {
     let definitions: [WidgetDefinition]
 }

@@ -48,7 +48,7 @@ struct AddCommand: ParsableCommand {
                 .addWidget, params: AddWidgetParams(kind: kind, family: family, app: app))
             if connection.json { return try Console.outputJSON(result) }
             let widget = result.widget
-            let reload = ReloadText.describe(result.reload, budget: nil, time: TimeText(now: Date()))
+            let reload = ReloadText.describe(result.reload, time: TimeText(now: Date()))
             Console.output(
                 "added \(widget.id)  \(widget.kind) (\(widget.family.rawValue)) of \(widget.app); first reload \(reload)")
         }

@@ -7,9 +7,10 @@ struct ExtensionsCommand: ParsableCommand {
         commandName: "extensions",
         abstract: "List the loaded widget extensions with their kinds, and the bundles skipped with why.",
         discussion: """
-            An extension is a NAME.appex directory in a plugins path with an Info.plist \
-            (NSExtensionPointIdentifier com.apple.widgetkit-extension), an .entitlements file \
-            and its executable — what an Xcode widget extension has. For each loaded one: its \
+            An extension comes from a bundle: a NAME.appex directory in a plugin directory \
+            (plugins.paths) with an Info.plist (NSExtensionPointIdentifier \
+            com.apple.widgetkit-extension), an .entitlements file and its executable — what \
+            an Xcode widget extension has. For each loaded one: its \
             bundle id, app, app groups, and the widget kinds of its WidgetBundle with their \
             supported families. A bundle that breaks a rule is listed as skipped with the file \
             and the fix — the mistakes that make a real widget silently vanish from the gallery.

@@ -85,12 +85,8 @@ struct ReloadCommand: ParsableCommand {
                 return Console.output(
                     "No widgets \(what) to reload; add one with `widgethost add \(kind ?? "KIND") --family systemSmall`.")
             }
-            // The budget figures come from status; the reload has already been answered, so a
-            // failure here only leaves them out.
-            let status: StatusResult? = try? client.call(.status, params: StatusParams())
-            let budgets = Dictionary(
-                (status?.widgets ?? []).map { ($0.widget.id, $0.budget) }, uniquingKeysWith: { first, _ in first })
-            Console.output(ReloadText.lines(for: result, budgets: budgets, time: TimeText(now: status?.now ?? Date())))
+            // One call: the reply carries each instance's budget and the daemon's (maybe virtual) now.
+            Console.output(ReloadText.lines(for: result, time: TimeText(now: result.now ?? Date())))
         }
     }
 }

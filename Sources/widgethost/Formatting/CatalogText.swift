@@ -1,24 +1,25 @@
 import WidgetHostProtocol
 
-/// `widgethost extensions`: the loaded bundles with their kinds, then the skipped ones with why.
+/// `widgethost extensions`: the catalog (the loaded extensions with their kinds), then the
+/// bundles skipped with why.
 enum CatalogText {
     static func text(_ result: ExtensionsResult) -> String {
         var sections: [String] = []
         if result.loaded.isEmpty {
-            sections.append("No extensions loaded. Put NAME.appex bundles in a plugins path and run `widgethost rescan`.")
+            sections.append("No extensions loaded. Put NAME.appex bundles in a plugin directory (plugins.paths) and run `widgethost rescan`.")
         }
-        for bundle in result.loaded {
-            var lines = ["\(bundle.id)  \(bundle.displayName)  (app \(bundle.app))", "  \(bundle.path)"]
-            if !bundle.appGroups.isEmpty { lines.append("  app groups: " + bundle.appGroups.joined(separator: ", ")) }
+        for ext in result.loaded {
+            var lines = ["\(ext.id)  \(ext.displayName)  (app \(ext.app))", "  \(ext.path)"]
+            if !ext.appGroups.isEmpty { lines.append("  app groups: " + ext.appGroups.joined(separator: ", ")) }
             var table = Table(indent: "  ")
-            for widget in bundle.widgets {
+            for widget in ext.widgets {
                 table.append([
                     widget.kind,
                     widget.supportedFamilies.map(\.rawValue).joined(separator: ", "),
                     widget.displayName,
                 ])
             }
-            if !bundle.widgets.isEmpty { lines.append(table.rendered) }
+            if !ext.widgets.isEmpty { lines.append(table.rendered) }
             sections.append(lines.joined(separator: "\n"))
         }
         if !result.skipped.isEmpty {

@@ -5,13 +5,11 @@ import WidgetHostProtocol
 enum EventText {
     static func line(_ notice: HostNotice, timeZone: TimeZone = .current) -> String {
         let time = TimeText(now: Date(), timeZone: timeZone)
-        var subject: [String] = []
-        if let id = notice.widgetId { subject.append(id) }
-        if let kind = notice.kind { subject.append(kind) }
-        if subject.isEmpty, let name = notice.extension { subject.append(name) }
+        // A killed process is named by the widget whose request it ran, its extension follows.
+        let subject = notice.widget.map { "\($0.id) \($0.kind)" } ?? notice.widgetId ?? notice.extension
         let type = notice.type.rawValue
         let padded = type + String(repeating: " ", count: max(1, 17 - type.count))
-        var line = "\(time(notice.at))  \(padded)\(subject.joined(separator: " "))"
+        var line = "\(time(notice.at))  \(padded)\(subject)"
         let details = details(notice, time: time)
         if !details.isEmpty { line += "  " + details }
         return line
@@ -19,33 +17,42 @@ enum EventText {
 
     private static func details(_ notice: HostNotice, time: TimeText) -> String {
         var parts: [String] = []
-        switch notice.type {
-        case .reloadStarted:
-            if notice.budgeted == false {
-                parts.append(notice.exemption.map { "exempt (\($0))" } ?? "exempt")
-            } else if notice.budgeted == true {
-                parts.append("budgeted")
+        switch notice {
+        case .reloadStarted(_, let at, let charge, let requestedAt):
+            switch charge {
+            case .budgeted: parts.append("budgeted")
+            case .exempt(let exemption): parts.append("exempt (\(exemption.rawValue))")
+            case .prepaid: parts.append("exempt (prepaid)")
             }
-            if let requested = notice.requestedAt, requested < notice.at {
-                parts.append("waited \(Text.duration(seconds: notice.at.timeIntervalSince(requested)))")
-            }
-        case .reloadCoalesced, .reloadDeferred:
-            if let until = notice.until { parts.append("until \(time(until))") }
-            if let reason = notice.reason { parts.append("(\(reason.rawValue))") }
-        case .reloadFinished:
-            if let result = notice.result { parts.append(result.rawValue) }
-            if let duration = notice.durationMs { parts.append(Text.milliseconds(duration)) }
-            if let footprint = notice.footprintBytes { parts.append(Text.mebibytes(footprint)) }
-        case .entryChanged, .snapshotReceived:
-            if let entry = notice.entry { parts.append(Text.truncated(Text.json(entry.content), to: 80)) }
-        case .diagnostic:
-            if let diagnostic = notice.diagnostic {
-                parts.append("\(diagnostic.severity.rawValue) \(diagnostic.code): \(diagnostic.message)")
-            }
-        case .widgetAdded, .widgetRemoved, .extensionKilled, .extensionStopped:
-            if notice.widgetId != nil, let name = notice.extension { parts.append(name) }
+            if requestedAt < at { parts.append("waited \(Text.duration(seconds: at.timeIntervalSince(requestedAt)))") }
+        case .reloadCoalesced(_, _, _, let until, let reason), .reloadDeferred(_, _, _, _, let until, let reason):
+            if let until { parts.append("until \(time(until))") }
+            parts.append("(\(reason.rawValue))")
+        case .reloadFinished(_, _, _, let result, let durationMs, let footprintBytes, let detail):
+            parts.append(result.rawValue)
+            parts.append(Text.milliseconds(durationMs))
+            if let footprintBytes { parts.append(Text.mebibytes(footprintBytes)) }
+            parts.append(dash(detail))
+        case .entryChanged(_, _, let entry, let source):
+            if let entry { parts.append(Text.truncated(Text.json(entry.content), to: 80)) }
+            parts.append(dash(source.rawValue))
+        case .snapshotReceived(_, _, let entry):
+            parts.append(Text.truncated(Text.json(entry.content), to: 80))
+        case .diagnostic(_, let diagnostic):
+            parts.append("\(diagnostic.severity.rawValue) \(diagnostic.code): \(diagnostic.message)")
+        case .widgetAdded(let widget, _), .widgetRemoved(let widget, _):
+            parts.append(widget.extension)
+        case .extensionKilled(let ext, _, _, _, _, _, let detail):
+            parts.append(ext)
+            parts.append(dash(detail))
+        case .extensionStopped(_, _, let detail):
+            parts.append(dash(detail))
         }
-        if let detail = notice.detail, !detail.isEmpty { parts.append("— \(detail)") }
-        return parts.joined(separator: " ")
+        return parts.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    private static func dash(_ detail: String?) -> String {
+        guard let detail, !detail.isEmpty else { return "" }
+        return "— \(detail)"
     }
 }

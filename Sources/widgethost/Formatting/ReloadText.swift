@@ -3,11 +3,11 @@ import WidgetHostProtocol
 /// One reload outcome in words: `started (budgeted, 1 of 70 used)`,
 /// `deferred until 12:05:00 (minInterval)`, `coalesced into the pending reload at 12:05:00 (minInterval)`.
 enum ReloadText {
-    static func describe(_ outcome: WidgetReloadOutcome, budget: BudgetStatus?, time: TimeText) -> String {
+    static func describe(_ outcome: WidgetReloadOutcome, time: TimeText) -> String {
         switch outcome.outcome {
         case .started:
             var details = [outcome.budgeted ? "budgeted" : "exempt"]
-            if let budget { details.append("\(budget.used) of \(budget.limit) used") }
+            if let budget = outcome.budget { details.append("\(budget.used) of \(budget.limit) used") }
             return "started (\(details.joined(separator: ", ")))"
         case .coalesced:
             var text = "coalesced into the pending reload"
@@ -27,10 +27,10 @@ enum ReloadText {
         }
     }
 
-    static func lines(for result: ReloadResult, budgets: [String: BudgetStatus], time: TimeText) -> String {
+    static func lines(for result: ReloadResult, time: TimeText) -> String {
         var table = Table()
         for outcome in result.outcomes {
-            table.append([outcome.id, outcome.kind, describe(outcome, budget: budgets[outcome.id], time: time)])
+            table.append([outcome.id, outcome.kind, describe(outcome, time: time)])
         }
         return table.rendered
     }

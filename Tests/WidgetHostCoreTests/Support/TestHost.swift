@@ -110,7 +110,7 @@ struct TestHost {
     mutating func add(_ kind: String = "BirthdayHomeWidget", _ family: WidgetFamily = .systemSmall, pinned: Int? = nil)
         -> WidgetID
     {
-        let step = handle(.widgetAdded(WidgetRequest(kind: kind, family: family, pinnedBudget: pinned)))
+        let step = handle(.widgetAdded(AddWidgetRequest(kind: kind, family: family, pinnedBudget: pinned)))
         guard case .widgetAdded(let result)? = step.reply else { fatalError("add failed: \(String(describing: step.reply))") }
         return WidgetID(result.widget.id)
     }
@@ -130,13 +130,24 @@ struct TestHost {
         try! host.status(of: id, at: now).get()[0]
     }
 
-    func started(_ id: WidgetID, budgeted: Bool? = nil) -> [HostNotice] {
-        notices.filter {
-            $0.type == .reloadStarted && $0.widgetId == id.rawValue && (budgeted == nil || $0.budgeted == budgeted)
+    /// A `reloadStarted` notice's fields.
+    struct Start {
+        var at: Date
+        var charge: ReloadCharge
+        var requestedAt: Date
+        var budgeted: Bool { charge.isBudgeted }
+    }
+
+    func started(_ id: WidgetID, budgeted: Bool? = nil) -> [Start] {
+        notices.compactMap { notice in
+            guard case .reloadStarted(let widget, let at, let charge, let requestedAt) = notice,
+                widget.id == id.rawValue, budgeted == nil || charge.isBudgeted == budgeted
+            else { return nil }
+            return Start(at: at, charge: charge, requestedAt: requestedAt)
         }
     }
 
-    func notices(_ type: HostNotice.Kind, _ id: WidgetID) -> [HostNotice] {
+    func notices(_ type: HostNotice.NoticeType, _ id: WidgetID) -> [HostNotice] {
         notices.filter { $0.type == type && $0.widgetId == id.rawValue }
     }
 }

@@ -9,13 +9,14 @@
 import Dispatch
 import WidgetHostProtocol
 
-/// The extension process: serves the extension channel on stdin/stdout until stdin ends.
+/// An extension's `main` (what `Widget.main()` and `WidgetBundle.main()` run): serves the
+/// extension channel on stdin/stdout until stdin ends.
 ///
 /// Threads: the read-answer-write loop runs on a thread of its own, one request at a
 /// time and in order, blocking while the provider works; the main thread sits in
 /// `dispatchMain()` so that providers which hop to `DispatchQueue.main` or the main
 /// actor (SwiftData's `mainContext`, for one) still run and complete.
-enum ExtensionProcess {
+enum ExtensionMain {
     static func run(named name: String, makeServer: () throws -> ExtensionServer) -> Never {
         // A host that goes away must not kill us with SIGPIPE mid-write; EPIPE ends the loop instead.
         signal(SIGPIPE, SIG_IGN)

@@ -86,9 +86,7 @@ extension WidgetHost {
             announceEntryIfChanged(request.widget, at: now)
         case (.snapshot, .entry(let entry)):
             guard let record = records[request.widget] else { return }
-            var notice = makeNotice(.snapshotReceived, for: record, at: now)
-            notice.entry = entry
-            emit(notice)
+            emit(.snapshotReceived(record.noticeWidget, at: now, entry: entry))
         default:
             // The shell decodes by method, so this is a shell bug rather than an extension's.
             failed(request, .protocolError("reply of the wrong shape for \(request.call.method.rawValue)"),
@@ -114,14 +112,11 @@ extension WidgetHost {
         queues[ext]?.processAlive = false
         queues[ext]?.idleSince = nil
         step.effects.append(.kill(extension: ext, reason: kind))
-        var notice = HostNotice(type: .extensionKilled, at: now)
-        notice.extension = ext
-        notice.widgetId = flight.request.widget.rawValue
-        notice.result = kind
-        notice.detail = detail
-        notice.durationMs = (now.timeIntervalSince(flight.sentAt) * 1000).rounded()
-        notice.footprintBytes = flight.peakFootprint
-        emit(notice)
+        emit(
+            .extensionKilled(
+                extension: ext, widgetId: flight.request.widget.rawValue, at: now, result: kind,
+                durationMs: (now.timeIntervalSince(flight.sentAt) * 1000).rounded(), footprintBytes: flight.peakFootprint,
+                detail: detail))
         dispatchNext(on: ext, at: now)
         failed(flight.request, failure, peakFootprint: flight.peakFootprint, at: now)
     }
@@ -161,10 +156,7 @@ extension WidgetHost {
         queue.idleSince = nil
         queues[ext] = queue
         step.effects.append(.terminate(extension: ext))
-        var notice = HostNotice(type: .extensionStopped, at: now)
-        notice.extension = ext
-        notice.detail = "idle for \(Int(configuration.extensionLifecycle.idleTimeout))s"
-        emit(notice)
+        emit(.extensionStopped(extension: ext, at: now, detail: "idle for \(Int(configuration.extensionLifecycle.idleTimeout))s"))
     }
 
     /// Drops requests still queued for a widget that is gone.
@@ -186,12 +178,12 @@ func describe(_ failure: ExtensionFailure, limits: ExtensionLimits) -> (ReloadRe
         return (
             .timedOut,
             "no reply after \(String(format: "%.2f", elapsed))s (timeline_timeout = \(limits.timelineTimeout)s, "
-                + "placeholder_timeout = \(limits.placeholderTimeout)s); the extension was killed"
+                + "placeholder_timeout = \(limits.placeholderTimeout)s); its process was killed"
         )
     case .memoryLimitExceeded(let bytes):
         return (
             .memoryLimitExceeded,
-            "footprint \(mebibytes(bytes)) exceeded limits.memory = \(mebibytes(limits.memory)); the extension was killed"
+            "footprint \(mebibytes(bytes)) exceeded limits.memory = \(mebibytes(limits.memory)); its process was killed"
         )
     case .crashed(let detail): return (.crashed, "the extension crashed: \(detail)")
     case .protocolError(let detail): return (.protocolError, "protocol error: \(detail)")

@@ -1,19 +1,19 @@
 import WidgetHostProtocol
 
-/// The params of `placeholder/get`, `snapshot/get` or `timeline/get`, checked against the
-/// widgets this extension offers. Read by hand rather than through the Codable param
+/// What the host asks a widget's provider for: the params of `placeholder/get`,
+/// `snapshot/get` or `timeline/get`, checked against the widgets this extension offers. Read by hand rather than through the Codable param
 /// types so that every mistake gets a sentence naming the field and the fix.
 ///
 /// `kind` and `family` are required. `isPreview` (snapshot/get) defaults to false;
 /// `widgetId` and `now` (timeline/get) are not used by the SDK, but must have the right
 /// type when present. Unknown fields are ignored.
-struct WidgetRequest {
+struct ProviderRequest {
     let definition: WidgetDefinition
     let context: TimelineProviderContext
 
     static func parse(
         _ method: ExtensionMethod, params: JSONValue?, widgets: [WidgetDefinition]
-    ) throws(JSONRPCError) -> WidgetRequest {
+    ) throws(JSONRPCError) -> ProviderRequest {
         guard case .object(let fields)? = params else {
             throw .invalidParams("\(method.rawValue) needs params \(expectedParams(method))")
         }
@@ -55,7 +55,7 @@ struct WidgetRequest {
         case .initialize, .placeholder:
             break
         }
-        return WidgetRequest(definition: definition, context: TimelineProviderContext(family: family, isPreview: isPreview))
+        return ProviderRequest(definition: definition, context: TimelineProviderContext(family: family, isPreview: isPreview))
     }
 
     private static func string(

@@ -2,7 +2,7 @@ import Dispatch
 import WidgetHostProtocol
 
 /// The extension side of the extension channel, without the I/O: lines in, reply lines
-/// out. `ExtensionProcess` wraps it in a stdin/stdout loop; tests call it directly.
+/// out. `ExtensionMain` wraps it in a stdin/stdout loop; tests call it directly.
 ///
 /// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`
 /// (docs/protocol.md). Every request gets exactly one reply, an error included;
@@ -32,7 +32,7 @@ public struct ExtensionServer: Sendable {
             }
             if !seen.insert(definition.kind).inserted {
                 throw ConfigurationError(
-                    "the kind \"\(definition.kind)\" is declared twice; every widget in a bundle needs its own kind")
+                    "the kind \"\(definition.kind)\" is declared twice; every widget in a WidgetBundle needs its own kind")
             }
             if definition.supportedFamilies.isEmpty {
                 throw ConfigurationError(
@@ -42,7 +42,7 @@ public struct ExtensionServer: Sendable {
         widgets = definitions
     }
 
-    /// A bundle that cannot be served; the extension prints this and exits with status 1.
+    /// Widgets that cannot be served; the extension prints this and exits with status 1.
     public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
         public let description: String
         init(_ description: String) { self.description = description }
@@ -126,9 +126,9 @@ public struct ExtensionServer: Sendable {
             reply(Self.wire(.success(initializeResult)))
             return
         }
-        let request: WidgetRequest
+        let request: ProviderRequest
         do {
-            request = try WidgetRequest.parse(known, params: params, widgets: widgets)
+            request = try ProviderRequest.parse(known, params: params, widgets: widgets)
         } catch {
             reply(.failure(error))
             return

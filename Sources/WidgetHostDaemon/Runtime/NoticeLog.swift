@@ -1,0 +1,51 @@
+import Logging
+import WidgetHostProtocol
+
+/// Every notice also goes to the log, with the journal fields WIDGET_ID, WIDGET_KIND,
+/// EXTENSION and OUTCOME for `journalctl WIDGET_KIND=…`.
+extension HostRuntime {
+    func log(_ notice: HostNotice) {
+        let line = NoticeLog.line(for: notice)
+        logger.log(level: line.level, "\(line.message)", metadata: line.metadata)
+    }
+}
+
+enum NoticeLog {
+    static func line(for notice: HostNotice) -> (level: Logger.Level, message: String, metadata: Logger.Metadata) {
+        var metadata: Logger.Metadata = ["EXTENSION": "\(notice.extension)"]
+        if let id = notice.widgetId { metadata["WIDGET_ID"] = "\(id)" }
+        if let kind = notice.widget?.kind { metadata["WIDGET_KIND"] = "\(kind)" }
+        if let result = notice.result { metadata["OUTCOME"] = "\(result.rawValue)" }
+        switch notice {
+        case .reloadStarted(_, _, let charge, _):
+            switch charge {
+            case .budgeted: return (.info, "reload started (budgeted)", metadata)
+            case .exempt(let exemption): return (.info, "reload started (exempt: \(exemption.rawValue))", metadata)
+            case .prepaid: return (.info, "reload started (exempt: prepaid)", metadata)
+            }
+        case .reloadDeferred(_, _, _, _, let until, let reason):
+            return (.info, "reload deferred until \(until.map(RFC3339.format) ?? "later") (\(reason.rawValue))", metadata)
+        case .reloadCoalesced:
+            return (.debug, "reload request coalesced", metadata)
+        case .reloadFinished(_, _, _, let result, _, _, let detail):
+            return (
+                result == .success ? .info : .warning, "reload finished: \(result.rawValue)\(detail.map { " — \($0)" } ?? "")",
+                metadata
+            )
+        case .entryChanged(_, _, _, let source):
+            return (.debug, "entry changed (\(source.rawValue))", metadata)
+        case .diagnostic(_, let diagnostic):
+            return (diagnostic.severity == .error ? .warning : .notice, "\(diagnostic.code): \(diagnostic.message)", metadata)
+        case .extensionKilled(_, _, _, _, _, _, let detail):
+            return (.warning, "extension killed: \(detail)", metadata)
+        case .extensionStopped(_, _, let detail):
+            return (.debug, "extension stopped: \(detail)", metadata)
+        case .widgetAdded:
+            return (.notice, "widget added", metadata)
+        case .widgetRemoved:
+            return (.notice, "widget removed", metadata)
+        case .snapshotReceived:
+            return (.debug, "snapshot received", metadata)
+        }
+    }
+}
