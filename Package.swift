@@ -43,13 +43,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Extension bundles on disk: Info.plist, entitlements, scanning plugin directories, the launch environment.
+        .target(
+            name: "WidgetHostBundles",
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        // posix_spawn's closefrom action and pidfd_open, declared for Swift (no library to link).
+        .systemLibrary(name: "CSpawn"),
+        // Runs an extension process for everyone: spawning, the session (NDJSON, initialize,
+        // request/reply matching), footprint, cgroups, libfaketime, and the synchronous face.
+        .target(
+            name: "WidgetHostRunner",
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "CSpawn"],
+            swiftSettings: strict
+        ),
         // libsystemd (sd_notify, socket activation, the journal) and timerfd/inotify, for the daemon's systemd adapter.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The imperative shell around the core: config, plugins, processes, control socket, event loop.
         .target(
             name: "WidgetHostDaemon",
             dependencies: [
-                "WidgetHostCore", "WidgetHostProtocol", "CSystemd",
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -69,13 +84,17 @@ let package = Package(
         // The budget-exhaustion harness: the same core on a virtual clock (`widgethost simulate`).
         .target(
             name: "WidgetHostHarness",
-            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostDaemon"],
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner", "WidgetHostDaemon",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         // `widgethost doctor`: checks one extension bundle against the pitfalls, without a daemon.
         .target(
             name: "WidgetHostDoctor",
-            dependencies: ["WidgetHostProtocol", "WidgetHostDaemon"],
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -210,8 +229,22 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "WidgetHostBundlesTests",
+            dependencies: ["WidgetHostBundles", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostRunnerTests",
+            dependencies: [
+                "WidgetHostRunner", "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WidgetHostDaemonTests",
-            dependencies: ["WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol"],
+            dependencies: [
+                "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

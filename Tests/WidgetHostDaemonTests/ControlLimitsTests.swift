@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import WidgetHostBundles
 import WidgetHostCore
 import WidgetHostProtocol
 @testable import WidgetHostDaemon
@@ -128,7 +129,7 @@ final class ControlLimitsDaemon {
         options.bootIDPath = "\(directory)/boot_id"
         var logger = Logger(label: "widgethostd-limits-test")
         logger.logLevel = .critical
-        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: []) })
+        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { BundleScan(bundles: []) })
         try daemon.start()
     }
 

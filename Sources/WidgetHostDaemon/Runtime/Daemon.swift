@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import WidgetHostBundles
 import WidgetHostCore
 import WidgetHostProtocol
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +50,7 @@ public final class Daemon: @unchecked Sendable {
     let group: MultiThreadedEventLoopGroup
     let runtime: HostRuntime
     private var server: ControlServer?
-    private let scanBundles: @Sendable () -> PluginScan
+    private let scanBundles: @Sendable () -> BundleScan
     private let stopped: EventLoopPromise<Void>
     /// READY/STATUS/RELOADING/STOPPING, the watchdog and the time-change watches.
     let systemd: SystemdService
@@ -57,7 +59,7 @@ public final class Daemon: @unchecked Sendable {
     /// prepares everything; nothing runs until `start()`.
     init(
         options: DaemonOptions, store: any StateStore, clock: any HostClock = WallClock(), logger: Logger,
-        scanBundles: @escaping @Sendable () -> PluginScan
+        scanBundles: @escaping @Sendable () -> BundleScan
     ) throws(StateError) {
         self.options = options
         self.logger = logger
@@ -69,7 +71,7 @@ public final class Daemon: @unchecked Sendable {
             state.map { WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets) }
             ?? WidgetHost(configuration: options.host)
         runtime = HostRuntime(host: host, clock: clock, eventLoop: loop, logger: logger)
-        runtime.supervisor.cgroups = CgroupPlacement.make(
+        runtime.supervisor.cgroups = ExtensionCgroups.make(
             mode: options.cgroup, memoryLimit: options.host.limits.memory, eventLoop: loop, logger: logger)
         stopped = loop.makePromise()
         systemd = SystemdService(logger: logger)
@@ -95,7 +97,7 @@ public final class Daemon: @unchecked Sendable {
             } ?? WallClock()
         return try Daemon(
             options: options, store: store, clock: clock, logger: logger,
-            scanBundles: { PluginScanner.scan(paths: options.pluginPaths) })
+            scanBundles: { BundleScanner.scan(paths: options.pluginPaths) })
     }
 
     var eventLoop: any EventLoop { runtime.eventLoop }
@@ -133,8 +135,15 @@ public final class Daemon: @unchecked Sendable {
         let scan = scanBundles()
         for warning in scan.warnings + scan.notes { logger.notice("\(warning)") }
         var loader = CatalogLoader(
-            appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment)
-        if let clock = runtime.clock as? VirtualClock { loader.extraEnvironment = clock.extensionEnvironment }
+            appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment,
+            limits: options.host.limits, spawner: runtime.supervisor.spawner)
+        if let clock = runtime.clock as? VirtualClock {
+            if let environment = FakeTime.environment(.following(timestampFile: clock.timestampFile)) {
+                loader.extraEnvironment = environment
+            } else {
+                logger.warning("extensions see the real time, not the virtual clock: \(FakeTime.missing)")
+            }
+        }
         return loader.load(found: scan.bundles, skipped: scan.skipped, in: runtime.supervisor.processTable).map { [self] loaded in
             runtime.supervisor.setLaunches(loaded.launches)
             runtime.catalog = loaded.result

@@ -42,15 +42,6 @@ public final class VirtualClock: HostClock, @unchecked Sendable {
         writeTimestampFile()
     }
 
-    /// What an extension process needs to see this clock (libfaketime, Debian `faketime`).
-    public var extensionEnvironment: [String: String] {
-        [
-            "LD_PRELOAD": "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
-            "FAKETIME_TIMESTAMP_FILE": timestampFile,
-            "FAKETIME_NO_CACHE": "1",
-        ]
-    }
-
     private func writeTimestampFile() {
         lock.lock()
         let text = String(format: "%+.3f\n", offset)

@@ -1,7 +1,8 @@
 import Foundation
+import WidgetHostBundles
 import WidgetHostCore
-import WidgetHostDaemon
 import WidgetHostProtocol
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +12,6 @@ import Glibc
 /// are real: the process gets the wall-clock time the core allows and is sampled as the
 /// daemon samples it. This only measures; what a breach means is the core's decision.
 struct FakeTimeExtension {
-    /// Debian's `libfaketime` package.
-    static let libraryPath = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
-
     enum Outcome {
         case replied(ExtensionReply, footprintBytes: Int?)
         case failed(ExtensionFailure)
@@ -21,21 +19,21 @@ struct FakeTimeExtension {
         case stopped
     }
 
-    let bundle: PluginBundle
+    let bundle: ExtensionBundle
     let descriptor: ExtensionDescriptor
     let baseEnvironment: [String: String]
+    let limits: ExtensionLimits
 
     /// Checks the bundle, prepares its app group containers and asks `initialize` at `start`.
     static func load(
-        path: String, timeZone: TimeZone, appGroupsPath: String, at start: Date
+        path: String, timeZone: TimeZone, appGroupsPath: String, at start: Date, limits: ExtensionLimits
     ) throws(HarnessError) -> FakeTimeExtension {
-        guard FileManager.default.fileExists(atPath: libraryPath) else {
-            throw HarnessError(
-                "\(path): real extensions run under libfaketime, and \(libraryPath) is missing; install the Debian package faketime (make deps)")
+        guard FakeTime.library != nil else {
+            throw HarnessError("\(path): real extensions run under libfaketime, and \(FakeTime.missing)")
         }
-        let bundle: PluginBundle
+        let bundle: ExtensionBundle
         do {
-            bundle = try PluginBundle.load(at: URL(fileURLWithPath: path))
+            bundle = try ExtensionBundle.load(at: URL(fileURLWithPath: path))
         } catch {
             throw HarnessError("\(error)")
         }
@@ -45,38 +43,31 @@ struct FakeTimeExtension {
         inherited["TZ"] = timeZone.identifier
         let environment: [String: String]
         do {
-            environment = try CatalogLoader(appGroupsPath: appGroupsPath, inheritedEnvironment: inherited)
-                .prepare(bundle).environment
+            environment = try ExtensionLaunch(
+                preparing: bundle, appGroupsPath: appGroupsPath, inheritedEnvironment: inherited
+            ).environment
         } catch {
             throw HarnessError("\(path): cannot prepare its app group containers under \(appGroupsPath): \(error)")
         }
         let probe = FakeTimeExtension(
-            bundle: bundle, descriptor: ExtensionDescriptor(id: bundle.bundleID, widgets: []), baseEnvironment: environment)
-        let (result, _) = probe.run(nil, at: start, timeout: 5, sampleInterval: 1, onSample: { _, _ in true })
-        guard case .response(let value, _) = result else {
-            throw HarnessError("\(path): initialize failed (\(result)); run it by hand to see why")
+            bundle: bundle, descriptor: bundle.descriptor(widgets: []), baseEnvironment: environment, limits: limits)
+        switch InitializeProbe.run(probe.launch(at: start), limits: limits) {
+        case .success(let widgets):
+            return FakeTimeExtension(
+                bundle: bundle, descriptor: bundle.descriptor(widgets: widgets), baseEnvironment: environment,
+                limits: limits)
+        case .failure(let failure):
+            throw HarnessError(InitializeProbe.skipReason(failure, executable: path))
         }
-        guard let initialize = try? value.decode(as: InitializeResult.self), !initialize.widgets.isEmpty else {
-            throw HarnessError("\(path): its initialize reply lists no widgets or does not match the protocol")
-        }
-        return FakeTimeExtension(
-            bundle: bundle,
-            descriptor: ExtensionDescriptor(
-                id: bundle.bundleID, app: bundle.appID, displayName: bundle.displayName, widgets: initialize.widgets),
-            baseEnvironment: environment)
     }
 
-    /// The variables that make the process see `now`: libfaketime's "start at" form, as seconds
-    /// since the epoch so that no time zone or DST fold can shift it.
-    static func fakeTimeEnvironment(at now: Date) -> [String: String] {
-        [
-            "LD_PRELOAD": libraryPath,
-            "FAKETIME": "@\(Int(now.timeIntervalSince1970.rounded(.down)))",
-            "FAKETIME_FMT": "%s",
-            // CLOCK_MONOTONIC is shifted too but ticks at the real rate, so sleeps and timers
-            // stay real. (FAKETIME_DONT_FAKE_MONOTONIC=1 would break absolute sleeps:
-            // Python's time.sleep fails with EINVAL under it.)
-        ]
+    /// The launch of a process that sees `now` (libfaketime's "start at" form).
+    func launch(at now: Date) -> ExtensionLaunch {
+        var environment = baseEnvironment
+        environment.merge(FakeTime.environment(.startingAt(now)) ?? [:]) { _, fake in fake }
+        return ExtensionLaunch(
+            bundleID: bundle.bundleID, executable: bundle.executable.path, directory: bundle.directory.path,
+            environment: environment)
     }
 
     /// Runs one request in a fresh process started at virtual `now`.
@@ -84,54 +75,26 @@ struct FakeTimeExtension {
         _ request: ExtensionRequest, at now: Date, timeout: TimeInterval, sampleInterval: TimeInterval,
         onSample: (Int, TimeInterval) -> Bool
     ) -> (Outcome, elapsed: TimeInterval) {
-        let params: JSONValue?
-        switch request.call {
-        case .placeholder(let value): params = try? JSONValue(encoding: value)
-        case .snapshot(let value): params = try? JSONValue(encoding: value)
-        case .timeline(let value): params = try? JSONValue(encoding: value)
+        let process: ExtensionProcess
+        do {
+            process = try ExtensionProcess.start(launch(at: now), limits: limits, sampleInterval: sampleInterval)
+        } catch {
+            return (.failed(.crashed(error.description)), 0)
         }
-        let (result, elapsed) = run(
-            (.number(request.id.value), request.call.method.rawValue, params), at: now, timeout: timeout,
-            sampleInterval: sampleInterval, onSample: onSample)
-        return (outcome(of: result, for: request), elapsed)
-    }
-
-    private func outcome(of result: ProcessRun.Result, for request: ExtensionRequest) -> Outcome {
-        switch result {
-        case .response(let value, let footprint):
-            do {
-                switch request.call {
-                case .timeline:
-                    let data = (try? WireCoding.encode(value)) ?? Data()
-                    return .replied(.timeline(try value.decode(as: TimelinePayload.self), byteCount: data.count), footprintBytes: footprint)
-                case .placeholder, .snapshot:
-                    return .replied(.entry(try value.decode(as: TimelineEntryPayload.self)), footprintBytes: footprint)
-                }
-            } catch {
-                return .failed(.protocolError("\(request.call.method.rawValue) reply does not match the protocol: \(error)"))
+        defer { process.finish() }
+        process.send(request.id, request.call)
+        let limit = process.started + .nanoseconds(Int64(timeout * 1_000_000_000))
+        while let event = process.next(until: limit) {
+            switch event {
+            case .sampled(let bytes):
+                if !onSample(bytes, process.elapsed) { return (.stopped, process.elapsed) }
+            case .replied(_, let reply, let footprint): return (.replied(reply, footprintBytes: footprint), process.elapsed)
+            case .failed(_, let failure): return (.failed(failure), process.elapsed)
+            case .stopped(let reason): return (.failed(.protocolError(reason)), process.elapsed)
+            case .initialized, .stderr, .note, .exited: continue
             }
-        case .failure(let failure): return .failed(failure)
-        case .stopped: return .stopped
         }
-    }
-
-    /// Starts the process at virtual `now`, sends `initialize` (every process hears it first)
-    /// and then `request`, and waits for the reply to the last one sent.
-    private func run(
-        _ request: (id: JSONRPCID, method: String, params: JSONValue?)?, at now: Date, timeout: TimeInterval,
-        sampleInterval: TimeInterval, onSample: (Int, TimeInterval) -> Bool
-    ) -> (ProcessRun.Result, elapsed: TimeInterval) {
-        var environment = baseEnvironment
-        environment.merge(Self.fakeTimeEnvironment(at: now)) { _, fake in fake }
-        let initializeID = JSONRPCID.string("initialize-1")
-        var lines: [JSONRPCMessage] = [
-            .request(id: initializeID, method: ExtensionMethod.initialize.rawValue,
-                params: try? JSONValue(encoding: InitializeParams()))
-        ]
-        if let request { lines.append(.request(id: request.id, method: request.method, params: request.params)) }
-        return ProcessRun.run(
-            executable: bundle.executable.path, environment: environment, lines: lines,
-            replyID: request?.id ?? initializeID, timeout: timeout, sampleInterval: sampleInterval, onSample: onSample)
+        return (.stopped, process.elapsed)
     }
 }
 
