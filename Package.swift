@@ -58,13 +58,23 @@ let package = Package(
             dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "CSpawn"],
             swiftSettings: strict
         ),
+        // One effect interpreter for the core: the clock, extension runner, state store and
+        // notice sink plugged in. The daemon and the harness both feed the core through it.
+        .target(
+            name: "WidgetHostDriver",
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol", .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
         // libsystemd (sd_notify, socket activation, the journal) and timerfd/inotify, for the daemon's systemd adapter.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The imperative shell around the core: config, plugins, processes, control socket, event loop.
         .target(
             name: "WidgetHostDaemon",
             dependencies: [
-                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner", "CSystemd",
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner", "WidgetHostDriver",
+                "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -75,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "widgethostd",
             dependencies: [
-                "WidgetHostDaemon",
+                "WidgetHostDaemon", "WidgetHostDriver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -85,7 +95,8 @@ let package = Package(
         .target(
             name: "WidgetHostHarness",
             dependencies: [
-                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner", "WidgetHostDaemon",
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner", "WidgetHostDriver",
+                "WidgetHostDaemon",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -234,6 +245,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "WidgetHostDriverTests",
+            dependencies: ["WidgetHostDriver", "WidgetHostCore", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WidgetHostRunnerTests",
             dependencies: [
                 "WidgetHostRunner", "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
@@ -244,6 +260,7 @@ let package = Package(
             name: "WidgetHostDaemonTests",
             dependencies: [
                 "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner",
+                "WidgetHostDriver",
             ],
             swiftSettings: strict
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import WidgetHostDaemon
+import WidgetHostDriver
 
 @main
 struct WidgetHostDaemonCommand: ParsableCommand {

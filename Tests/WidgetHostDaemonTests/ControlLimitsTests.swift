@@ -3,6 +3,7 @@ import Logging
 import Testing
 import WidgetHostBundles
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 @testable import WidgetHostDaemon
 #if canImport(Glibc)

@@ -8,6 +8,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import WidgetHostDriver
 #endif
 
 /// The package's root directory (systemd/, scripts/, .build/).

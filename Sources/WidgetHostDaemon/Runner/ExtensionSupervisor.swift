@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import WidgetHostBundles
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 import WidgetHostRunner
 
@@ -10,7 +11,7 @@ import WidgetHostRunner
 /// extension on demand and keeps it for the next request, sends each request, and turns what
 /// the process does into core events. The rules (deadlines, limits, what a failure means)
 /// are the core's; the session and the pipes only report. Confined to the event loop.
-final class ExtensionSupervisor: @unchecked Sendable {
+final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     let eventLoop: any EventLoop
     let limits: ExtensionLimits
     let logger: Logger

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import WidgetHostBundles
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 import WidgetHostRunner
 #if canImport(Glibc)
@@ -70,20 +71,11 @@ public final class Daemon: @unchecked Sendable {
         let host =
             state.map { WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets) }
             ?? WidgetHost(configuration: options.host)
-        runtime = HostRuntime(host: host, clock: clock, eventLoop: loop, logger: logger)
+        runtime = HostRuntime(host: host, clock: clock, store: store, eventLoop: loop, logger: logger)
         runtime.supervisor.cgroups = ExtensionCgroups.make(
             mode: options.cgroup, memoryLimit: options.host.limits.memory, eventLoop: loop, logger: logger)
         stopped = loop.makePromise()
         systemd = SystemdService(logger: logger)
-        runtime.persist = { scope, host in
-            do {
-                try store.write(scope, from: host)
-            } catch {
-                // The core's state is still right in memory; the next step that changes the
-                // same widgets writes them again.
-                logger.error("could not save state: \(error)")
-            }
-        }
         if let state {
             logger.info("restored \(state.widgets.count) widget(s) from \(options.statePath)")
         }

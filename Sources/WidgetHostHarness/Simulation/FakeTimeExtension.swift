@@ -7,22 +7,13 @@ import WidgetHostRunner
 import Glibc
 #endif
 
-/// A real extension bundle in a simulation: one process per request, started under
-/// libfaketime so that unmodified `Date()` calls see the virtual now. Deadlines and memory
-/// are real: the process gets the wall-clock time the core allows and is sampled as the
-/// daemon samples it. This only measures; what a breach means is the core's decision.
+/// A real extension bundle in a simulation: its catalog entry, and the launch of a process
+/// started under libfaketime so that unmodified `Date()` calls see the virtual now
+/// (`SimulationRunner` runs one per request).
 struct FakeTimeExtension {
-    enum Outcome {
-        case replied(ExtensionReply, footprintBytes: Int?)
-        case failed(ExtensionFailure)
-        /// Stopped by the harness: the deadline passed, or the core asked for a kill after a sample.
-        case stopped
-    }
-
     let bundle: ExtensionBundle
     let descriptor: ExtensionDescriptor
     let baseEnvironment: [String: String]
-    let limits: ExtensionLimits
 
     /// Checks the bundle, prepares its app group containers and asks `initialize` at `start`.
     static func load(
@@ -50,12 +41,11 @@ struct FakeTimeExtension {
             throw HarnessError("\(path): cannot prepare its app group containers under \(appGroupsPath): \(error)")
         }
         let probe = FakeTimeExtension(
-            bundle: bundle, descriptor: bundle.descriptor(widgets: []), baseEnvironment: environment, limits: limits)
+            bundle: bundle, descriptor: bundle.descriptor(widgets: []), baseEnvironment: environment)
         switch InitializeProbe.run(probe.launch(at: start), limits: limits) {
         case .success(let widgets):
             return FakeTimeExtension(
-                bundle: bundle, descriptor: bundle.descriptor(widgets: widgets), baseEnvironment: environment,
-                limits: limits)
+                bundle: bundle, descriptor: bundle.descriptor(widgets: widgets), baseEnvironment: environment)
         case .failure(let failure):
             throw HarnessError(InitializeProbe.skipReason(failure, executable: path))
         }
@@ -68,33 +58,6 @@ struct FakeTimeExtension {
         return ExtensionLaunch(
             bundleID: bundle.bundleID, executable: bundle.executable.path, directory: bundle.directory.path,
             environment: environment)
-    }
-
-    /// Runs one request in a fresh process started at virtual `now`.
-    func perform(
-        _ request: ExtensionRequest, at now: Date, timeout: TimeInterval, sampleInterval: TimeInterval,
-        onSample: (Int, TimeInterval) -> Bool
-    ) -> (Outcome, elapsed: TimeInterval) {
-        let process: ExtensionProcess
-        do {
-            process = try ExtensionProcess.start(launch(at: now), limits: limits, sampleInterval: sampleInterval)
-        } catch {
-            return (.failed(.crashed(error.description)), 0)
-        }
-        defer { process.finish() }
-        process.send(request.id, request.call)
-        let limit = process.started + .nanoseconds(Int64(timeout * 1_000_000_000))
-        while let event = process.next(until: limit) {
-            switch event {
-            case .sampled(let bytes):
-                if !onSample(bytes, process.elapsed) { return (.stopped, process.elapsed) }
-            case .replied(_, let reply, let footprint): return (.replied(reply, footprintBytes: footprint), process.elapsed)
-            case .failed(_, let failure): return (.failed(failure), process.elapsed)
-            case .stopped(let reason): return (.failed(.protocolError(reason)), process.elapsed)
-            case .initialized, .stderr, .note, .exited: continue
-            }
-        }
-        return (.stopped, process.elapsed)
     }
 }
 

@@ -87,24 +87,50 @@ public final class ExtensionProcess {
     /// What the process does next, waiting at most until `limit`: nil when the limit came
     /// first, or at once when the process has ended and everything it did was reported.
     public func next(until limit: ContinuousClock.Instant) -> ProcessEvent? {
+        Self.next(among: [self], until: limit)?.event
+    }
+
+    /// What the first of `processes` does next, waiting for all of them in one `poll(2)` at
+    /// most until `limit` (the harness runs several bundles at once): nil when the limit came
+    /// first, or at once when every process has ended and everything was reported.
+    public static func next(
+        among processes: [ExtensionProcess], until limit: ContinuousClock.Instant
+    ) -> (process: ExtensionProcess, event: ProcessEvent)? {
         while true {
-            if !events.isEmpty { return events.removeFirst() }
-            if exitReported { return nil }
             let now = ContinuousClock.now
-            if let interval = sampleInterval, session.isAwaitingAnswer, exitStatus == nil, let due = nextSample,
-                now >= due
-            {
-                nextSample = due + interval > now ? due + interval : now + interval
-                if let bytes = sample() { return .sampled(bytes: bytes) }
+            for process in processes {
+                if let event = process.ready(at: now) { return (process, event) }
+            }
+            if processes.allSatisfy(\.exitReported) || now >= limit { return nil }
+            let until = processes.reduce(limit) { min($0, $1.wakeUp(after: now)) }
+            var descriptors = processes.flatMap(\.pollDescriptors)
+            let milliseconds = max(0, seconds(now.duration(to: until)) * 1000)
+            if poll(&descriptors, nfds_t(descriptors.count), CInt(milliseconds.rounded(.up))) < 0, errno == EINTR {
                 continue
             }
-            if now >= limit { return nil }
-            var until = limit
-            if session.isAwaitingAnswer, let nextSample { until = min(until, nextSample) }
-            // Without a pidfd (kernels before 5.3) the exit is checked every 5 ms instead.
-            if pidfd < 0 { until = min(until, now + .milliseconds(5)) }
-            wait(until: until)
+            for (index, process) in processes.enumerated() {
+                process.handle(pidReady: descriptors[index * 3 + 2].revents != 0)
+            }
         }
+    }
+
+    /// An event already known, or a footprint sample that is due.
+    private func ready(at now: ContinuousClock.Instant) -> ProcessEvent? {
+        if !events.isEmpty { return events.removeFirst() }
+        guard let interval = sampleInterval, session.isAwaitingAnswer, exitStatus == nil, let due = nextSample,
+            now >= due
+        else { return nil }
+        nextSample = due + interval > now ? due + interval : now + interval
+        return sample().map { .sampled(bytes: $0) } ?? ready(at: now)
+    }
+
+    /// When this process needs looking at again even if nothing arrives.
+    private func wakeUp(after now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        var until = ContinuousClock.Instant.now + .seconds(3600)
+        if session.isAwaitingAnswer, exitStatus == nil, sampleInterval != nil, let nextSample { until = nextSample }
+        // Without a pidfd (kernels before 5.3) the exit is checked every 5 ms instead.
+        if pidfd < 0, exitStatus == nil { until = min(until, now + .milliseconds(5)) }
+        return until
     }
 
     /// SIGKILL to the whole process group (like jetsam): children die too. Reaps the process.
@@ -137,18 +163,27 @@ public final class ExtensionProcess {
         return bytes
     }
 
-    /// One `poll(2)` until `until`, then whatever became readable, and the exit if it came.
-    private func wait(until: ContinuousClock.Instant) {
-        let milliseconds = max(0, Self.seconds(ContinuousClock.now.duration(to: until)) * 1000)
-        var descriptors = [
+    /// stdout, stderr and the pidfd, for `poll(2)` (-1: not watched).
+    private var pollDescriptors: [pollfd] {
+        [
             pollfd(fd: stdout, events: Int16(POLLIN), revents: 0),
             pollfd(fd: stderr, events: Int16(POLLIN), revents: 0),
             pollfd(fd: exitStatus == nil ? pidfd : -1, events: Int16(POLLIN), revents: 0),
         ]
-        let ready = poll(&descriptors, nfds_t(descriptors.count), CInt(milliseconds.rounded(.up)))
-        if ready < 0, errno == EINTR { return }
+    }
+
+    /// After a `poll(2)`: whatever became readable, and the exit if it came.
+    private func handle(pidReady: Bool) {
         drainPipes()
-        if exitStatus == nil, pidfd < 0 || descriptors[2].revents != 0 { reap(blocking: false) }
+        if exitStatus == nil, pidfd < 0 || pidReady { reap(blocking: false) }
+    }
+
+    /// One `poll(2)` until `until` (used while finishing).
+    private func wait(until: ContinuousClock.Instant) {
+        var descriptors = pollDescriptors
+        let milliseconds = max(0, Self.seconds(ContinuousClock.now.duration(to: until)) * 1000)
+        if poll(&descriptors, nfds_t(descriptors.count), CInt(milliseconds.rounded(.up))) < 0, errno == EINTR { return }
+        handle(pidReady: descriptors[2].revents != 0)
     }
 
     /// What the pipes hold now, up to 1 MiB each per call so that a flood cannot hold up
@@ -244,7 +279,7 @@ public final class ExtensionProcess {
         closeDescriptor(&pidfd)
     }
 
-    static func seconds(_ duration: Duration) -> TimeInterval {
+    public static func seconds(_ duration: Duration) -> TimeInterval {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WidgetHostBundles
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 @testable import WidgetHostDaemon
 #if canImport(Glibc)
