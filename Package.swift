@@ -253,6 +253,8 @@ let package = Package(
             name: "WidgetHostRunnerTests",
             dependencies: [
                 "WidgetHostRunner", "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -260,13 +262,17 @@ let package = Package(
             name: "WidgetHostDaemonTests",
             dependencies: [
                 "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner",
-                "WidgetHostDriver",
+                "WidgetHostDriver", "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "WidgetHostHarnessTests",
-            dependencies: ["WidgetHostHarness", "WidgetHostCore", "WidgetHostProtocol"],
+            // WidgetHostDaemon: ScenarioErrorTests reads config errors through it until the configuration module lands.
+            dependencies: ["WidgetHostHarness", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostDaemon"],
             swiftSettings: strict
         ),
         .testTarget(
