@@ -277,7 +277,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetHostDoctorTests",
-            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol"],
+            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol", "WidgetHostRunner"],
             swiftSettings: strict
         ),
         // The example extensions' providers and app-side writers.

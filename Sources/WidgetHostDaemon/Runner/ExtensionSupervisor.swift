@@ -38,12 +38,8 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         self.launches = launches
     }
 
-    var runningProcessCount: Int { processes.count }
-
     /// A request is out with an extension (the virtual clock waits for it before jumping).
     var hasRunningRequest: Bool { processes.values.contains { $0.runningRequest != nil } }
-
-    func pid(of ext: String) -> pid_t? { processes[ext]?.pid }
 
     // MARK: - Effects
 
