@@ -1,9 +1,9 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
-SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils
+SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils binutils
 BUILD_FLAGS ?=
 
-.PHONY: all deps build plugins test test-core run bench clean check-purity install
+.PHONY: all deps build plugins test test-core run bench clean check-purity check-dependencies install
 
 all: build
 
@@ -24,6 +24,11 @@ run: plugins
 check-purity:
 	@scripts/check-core-purity.sh
 
+# The module graph: declared imports only, harness and doctor without the daemon, and a
+# `widgethost` CLI that links no NIO, GRDB/SQLite or libsystemd (after a build).
+check-dependencies:
+	@scripts/check-dependencies.sh
+
 # The whole suite: core rules, protocol, SDK, and the end-to-end tests. Serial, because
 # the process tests measure latencies (status within 100 ms, reloads on time) that two
 # cores shared with other test processes would blur.
@@ -31,6 +36,7 @@ test: deps check-purity
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@scripts/assemble-plugins.sh
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
+	@BIN_PATH="$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)" scripts/check-dependencies.sh
 
 # Release binaries (Swift runtime linked in statically, so nothing depends on the toolchain
 # at run time), systemd units, sysusers.d/tmpfiles.d, config, example bundles and docs.

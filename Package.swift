@@ -54,13 +54,38 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Extension bundles on disk: Info.plist, entitlements, scanning plugin directories, the launch environment.
+        .target(
+            name: "WidgetHostBundles",
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        // posix_spawn's closefrom action and pidfd_open, declared for Swift (no library to link).
+        .systemLibrary(name: "CSpawn"),
+        // Runs an extension process for everyone: spawning, the session (NDJSON, initialize,
+        // request/reply matching), footprint, cgroups, libfaketime, and the synchronous face.
+        .target(
+            name: "WidgetHostRunner",
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "CSpawn"],
+            swiftSettings: strict
+        ),
+        // One effect interpreter for the core: the clock, extension runner, state store and
+        // notice sink plugged in. The daemon and the harness both feed the core through it.
+        .target(
+            name: "WidgetHostDriver",
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol", .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strict
+        ),
         // libsystemd (sd_notify, socket activation, the journal) and timerfd/inotify, for the daemon's systemd adapter.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The imperative shell around the core: config, plugins, processes, control socket, event loop.
         .target(
             name: "WidgetHostDaemon",
             dependencies: [
-                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "CSystemd",
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "WidgetHostBundles",
+                "WidgetHostRunner", "WidgetHostDriver", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -71,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "widgethostd",
             dependencies: [
-                "WidgetHostDaemon", "WidgetHostConfiguration",
+                "WidgetHostDaemon", "WidgetHostConfiguration", "WidgetHostDriver",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -80,13 +105,18 @@ let package = Package(
         // The budget-exhaustion harness: the same core on a virtual clock (`widgethost simulate`).
         .target(
             name: "WidgetHostHarness",
-            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "WidgetHostDaemon"],
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "WidgetHostBundles",
+                "WidgetHostRunner", "WidgetHostDriver",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         // `widgethost doctor`: checks one extension bundle against the pitfalls, without a daemon.
         .target(
             name: "WidgetHostDoctor",
-            dependencies: ["WidgetHostProtocol", "WidgetHostDaemon"],
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -226,10 +256,32 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "WidgetHostBundlesTests",
+            dependencies: ["WidgetHostBundles", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostDriverTests",
+            dependencies: ["WidgetHostDriver", "WidgetHostCore", "WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WidgetHostRunnerTests",
+            dependencies: [
+                "WidgetHostRunner", "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "WidgetHostDaemonTests",
             dependencies: [
-                "WidgetHostDaemon", "WidgetHostConfiguration", "WidgetHostCore", "WidgetHostProtocol",
+                "WidgetHostDaemon", "WidgetHostConfiguration", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
+                "WidgetHostRunner", "WidgetHostDriver", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -240,7 +292,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetHostDoctorTests",
-            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol"],
+            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol", "WidgetHostRunner"],
             swiftSettings: strict
         ),
         // The example extensions' providers and app-side writers.

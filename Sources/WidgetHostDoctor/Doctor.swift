@@ -1,6 +1,7 @@
 import Foundation
-import WidgetHostDaemon
+import WidgetHostBundles
 import WidgetHostProtocol
+import WidgetHostRunner
 
 /// `widgethost doctor`: checks one extension bundle against the mistakes that make real
 /// widgets stale, blank or missing, without a daemon. It reads the bundle as the host
@@ -46,7 +47,7 @@ public struct Doctor: Sendable {
     public func examine(bundleAt directory: URL) throws(Failure) -> DoctorReport {
         var extraEnvironment: [String: String] = [:]
         if let now = options.now {
-            guard let fake = FakeTime.environment(startingAt: now) else { throw .fakeTimeMissing }
+            guard let fake = FakeTime.environment(.startingAt(now)) else { throw .fakeTimeMissing }
             extraEnvironment = fake
         }
         let now = options.now ?? Date()
@@ -72,16 +73,16 @@ public struct Doctor: Sendable {
         } catch {
             throw .workspace("\(error)")
         }
-        let runner = Runner(workspace: workspace, limits: options.limits)
+        let caller = Caller(workspace: workspace, limits: options.limits)
         let executable = bundle.executable.path
-        let (initialize, widgets) = InitializeCheck.run(runner, executable: executable)
+        let (initialize, widgets) = InitializeCheck.run(caller, executable: executable)
         findings.append(initialize)
         if initialize.verdict == .pass {
             for widget in widgets {
                 for family in widget.supportedFamilies {
                     let probe = WidgetUnderTest(
                         kind: widget.kind, family: family, executable: executable, limits: options.limits)
-                    findings += probe.findings(runner: runner, now: now, hasSampleData: !sampleData.isEmpty)
+                    findings += probe.findings(caller: caller, now: now, hasSampleData: !sampleData.isEmpty)
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetHostCore
+import WidgetHostProtocol
 
 /// What the doctor holds an extension to. The hard limits are the host's own
 /// (`HostConfiguration`: 1 s placeholder, 5 s snapshot and timeline, 30 MiB, 5-minute
@@ -23,8 +24,8 @@ public struct DoctorLimits: Sendable, Hashable {
 
     public init() {}
 
-    var placeholderTimeout: TimeInterval { host.limits.placeholderTimeout }
-    var timelineTimeout: TimeInterval { host.limits.timelineTimeout }
+    /// The host's deadline for `method` (the core's rule).
+    func timeout(for method: ExtensionMethod) -> TimeInterval { host.limits.timeout(for: method) }
     var memory: Int { host.limits.memory }
     /// Below this a policy fails: the host never reloads sooner.
     var failInterval: TimeInterval { host.policy.minReloadInterval }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import WidgetHostConfiguration
 import WidgetHostDaemon
+import WidgetHostDriver
 
 @main
 struct WidgetHostDaemonCommand: ParsableCommand {

@@ -1,10 +1,13 @@
 import Foundation
 import Logging
 import Testing
+import WidgetHostBundles
 import WidgetHostConfiguration
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 @testable import WidgetHostDaemon
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -92,7 +95,7 @@ struct CgroupDaemonTests {
         let wrapper = "#!/bin/sh\nexport WIDGETHOST_FIXTURE_GOOD_FIRST=1\nexec python3 \(fixtureScript) \"$@\"\n"
         try wrapper.write(toFile: "\(bundle)/Sleeper", atomically: true, encoding: .utf8)
         chmod("\(bundle)/Sleeper", 0o755)
-        let plugin = PluginBundle(
+        let plugin = ExtensionBundle(
             directory: URL(fileURLWithPath: bundle), bundleID: "com.fixture.sleeper.widget", displayName: "Sleeper",
             executable: URL(fileURLWithPath: "\(bundle)/Sleeper"), appGroups: [])
 
@@ -111,10 +114,11 @@ struct CgroupDaemonTests {
         var logger = Logger(label: "widgethostd-cgroup-test")
         logger.logLevel = .critical
         let daemon = try Daemon(
-            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: [plugin]) })
+            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { BundleScan(bundles: [plugin]) })
         let delegation = try CgroupDelegation.prepare(fake.sources, pid: 4242, removeDirectory: FakeCgroupRoot.remove)
-        daemon.runtime.supervisor.cgroups = CgroupPlacement(
-            delegation: delegation, memoryLimit: memoryLimit, eventLoop: daemon.eventLoop, logger: logger)
+        daemon.runtime.supervisor.cgroups = ExtensionCgroups(
+            placement: CgroupPlacement(delegation: delegation, memoryLimit: memoryLimit), eventLoop: daemon.eventLoop,
+            logger: logger)
         try daemon.start()
         return daemon
     }

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import Testing
 @testable import WidgetHostDaemon
+@testable import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -174,13 +175,13 @@ struct CgroupDelegationTests {
         defer { try? group.syncShutdownGracefully() }
         let (logger, lines) = RecordingLogHandler.logger()
 
-        #expect(CgroupPlacement.make(mode: .off, sources: fake.sources, memoryLimit: 1, eventLoop: group.next(), logger: logger) == nil)
+        #expect(ExtensionCgroups.make(mode: .off, sources: fake.sources, memoryLimit: 1, eventLoop: group.next(), logger: logger) == nil)
         #expect(lines.value.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: "\(fake.delegated)/supervisor"))
         #expect(fake.read("\(fake.delegated)/cgroup.subtree_control") == "")
 
         try fake.write("\(fake.root)/self-cgroup", "0::/\n")
-        #expect(CgroupPlacement.make(mode: .auto, sources: fake.sources, memoryLimit: 1, eventLoop: group.next(), logger: logger) == nil)
+        #expect(ExtensionCgroups.make(mode: .auto, sources: fake.sources, memoryLimit: 1, eventLoop: group.next(), logger: logger) == nil)
         #expect(lines.value.count == 1)
         #expect(lines.value.first?.hasPrefix("notice: no cgroup per extension (limits.cgroup = auto): widgethostd runs in the root cgroup") == true)
         #expect(lines.value.first?.hasSuffix("sampling /proc enforces limits.memory") == true)

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 import Testing
+import WidgetHostBundles
 import WidgetHostConfiguration
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 @testable import WidgetHostDaemon
 #if canImport(Glibc)
@@ -129,7 +131,7 @@ final class ControlLimitsDaemon {
         options.bootIDPath = "\(directory)/boot_id"
         var logger = Logger(label: "widgethostd-limits-test")
         logger.logLevel = .critical
-        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: []) })
+        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { BundleScan(bundles: []) })
         try daemon.start()
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import WidgetHostCore
 import WidgetHostDaemon
+import WidgetHostDriver
 import WidgetHostProtocol
 
 extension Tag {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import WidgetHostBundles
 import WidgetHostConfiguration
 import WidgetHostCore
 import Testing
@@ -8,6 +9,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import WidgetHostDriver
 #endif
 
 /// The package's root directory (systemd/, scripts/, .build/).
@@ -184,7 +186,7 @@ final class SystemdDaemonFixture: @unchecked Sendable {
             toFile: "\(bundle)/WellBehaved", atomically: true, encoding: .utf8)
         chmod("\(bundle)/WellBehaved", 0o755)
         let found = [
-            PluginBundle(
+            ExtensionBundle(
                 directory: URL(fileURLWithPath: bundle), bundleID: "com.fixture.wellbehaved.widget",
                 displayName: "WellBehaved", executable: URL(fileURLWithPath: "\(bundle)/WellBehaved"), appGroups: [])
         ]
@@ -199,7 +201,7 @@ final class SystemdDaemonFixture: @unchecked Sendable {
         options.localtimePath = "\(directory)/etc/localtime"
         var logger = Logger(label: "widgethostd-systemd-test")
         logger.logLevel = .critical
-        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: found) })
+        daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { BundleScan(bundles: found) })
     }
 
     deinit {

@@ -7,13 +7,26 @@ import WidgetHostProtocol
 /// name it on the right line, with what it found and the fix.
 @Suite("widgethost doctor finds each pitfall", .tags(.doctorProcess))
 struct DoctorPitfallTests {
+    /// What a run changes from the defaults (`--now` 2026-02-15T08:00:00Z, the host's limits).
+    enum Setting: Sendable {
+        case timelineTimeout(TimeInterval)
+        case appGroup(String)
+    }
+
     struct Pitfall: Sendable, CustomTestStringConvertible {
         var bundle: String
+        var settings: [Setting] = []
         var check: CheckID
         var verdict: Finding.Verdict
         var detail: String
         var fix: String
-        var testDescription: String { "\(bundle): \(check.rawValue) \(verdict.rawValue)" }
+        /// Lines that fail because of the pitfall too (a memory kill also ends the timeline).
+        var knockOn: Set<CheckID> = []
+        /// The measured time the line reports, when it matters.
+        var seconds: ClosedRange<Double>? = nil
+        var testDescription: String {
+            "\(bundle)\(settings.isEmpty ? "" : " \(settings)"): \(check.rawValue) \(verdict.rawValue)"
+        }
     }
 
     static let pitfalls: [Pitfall] = [
@@ -55,7 +68,7 @@ struct DoctorPitfallTests {
         Pitfall(
             bundle: "MemoryHog", check: .footprint, verdict: .fail,
             detail: "during timeline/get, over the 30 MiB limit; the host kills it (memoryLimitExceeded)",
-            fix: "Hold less in memory"),
+            fix: "Hold less in memory", knockOn: [.timelineTime, .firstLaunch]),
         Pitfall(
             bundle: "HeavyFootprint", check: .footprint, verdict: .warn,
             detail: "within the 30 MiB limit but above 20.0 MiB", fix: "Hold less in memory"),
@@ -78,22 +91,42 @@ struct DoctorPitfallTests {
             detail: "with empty app group containers: it exited with status 1 before answering timeline/get; "
                 + "its stderr ends:",
             fix: "Treat a missing file or an empty container as the empty state"),
+        // The same bundles against other settings.
+        Pitfall(
+            bundle: "SlowTimeline", settings: [.timelineTimeout(1)], check: .timelineTime, verdict: .fail,
+            detail: "no answer to timeline/get within 1 s; the host kills it (timedOut)", fix: "Do less before calling completion",
+            knockOn: [.firstLaunch], seconds: 1...2),
+        Pitfall(
+            bundle: "Good", settings: [.appGroup("group.com.example.other")], check: .appGroup, verdict: .fail,
+            detail: "the app writes to group.com.example.other (from --app-group)",
+            fix: "Add <string>group.com.example.other</string>"),
+        Pitfall(
+            bundle: "DoesNotExist", check: .infoPlist, verdict: .fail, detail: "DoesNotExist.appex: no such directory",
+            fix: "Check plugins.paths or the bundle's name"),
     ]
 
     @Test("The pitfall is found on its line, with what was found and the fix", arguments: pitfalls)
     func pitfall(_ pitfall: Pitfall) throws {
-        let report = try Doctor.examine(pitfall.bundle) { $0.now = RFC3339.parse("2026-02-15T08:00:00Z") }
+        let now = RFC3339.parse("2026-02-15T08:00:00Z")
+        let report = try Doctor.examine(pitfall.bundle) { options in
+            options.now = now
+            for setting in pitfall.settings {
+                switch setting {
+                case .timelineTimeout(let seconds): options.limits.host.limits.timelineTimeout = seconds
+                case .appGroup(let group): options.appGroups.append(group)
+                }
+            }
+        }
         let finding = try report.only(pitfall.check)
         #expect(finding.verdict == pitfall.verdict, "\(report.text)")
         #expect(finding.detail.contains(pitfall.detail), "detail was: \(finding.detail)")
         #expect(finding.fix?.contains(pitfall.fix) == true, "fix was: \(finding.fix ?? "none")")
+        if let seconds = pitfall.seconds { #expect(seconds.contains(finding.seconds ?? -1), "took \(finding.seconds ?? -1) s") }
         // A failure fails the run (CI); a warning alone does not.
         #expect(report.passed == (pitfall.verdict != .fail))
         // Only the pitfall is wrong: every other runnable line passes, or was not checked after a failure.
         let others = report.findings.filter { $0.check != pitfall.check && $0.verdict != .pass && $0.verdict != .skipped }
-        let knockOn: Set<CheckID> = pitfall.check == .footprint && pitfall.verdict == .fail
-            ? [.timelineTime, .firstLaunch] : []
-        #expect(others.allSatisfy { knockOn.contains($0.check) }, "\(report.text)")
+        #expect(others.allSatisfy { pitfall.knockOn.contains($0.check) }, "\(report.text)")
     }
 
     @Test("A good bundle passes every line, with its figures reported")
@@ -113,34 +146,6 @@ struct DoctorPitfallTests {
         #expect(try report.only(.appGroup).detail.contains("group.com.example.doctor (from sample data)"))
         #expect(try report.only(.placeholderData).detail.contains("seeded with the sample data and watched with inotify"))
         #expect(try report.only(.policyInterval).detail.contains("next reload in 1 h (≈24 a day)"))
-    }
-
-    @Test("A timeline past a shorter deadline fails: no answer, killed as timedOut")
-    func timelineDeadline() throws {
-        let report = try Doctor.examine("SlowTimeline") { $0.limits.host.limits.timelineTimeout = 1 }
-        let finding = try report.only(.timelineTime)
-        #expect(finding.verdict == .fail)
-        #expect(finding.detail.contains("no answer to timeline/get within 1 s; the host kills it (timedOut)"))
-        #expect((finding.seconds ?? 0) >= 1 && (finding.seconds ?? 9) < 2)
-        #expect(!report.passed)
-    }
-
-    @Test("--app-group names a group the entitlements lack: the app group line fails")
-    func statedAppGroup() throws {
-        let report = try Doctor.examine("Good") { $0.appGroups = ["group.com.example.other"] }
-        let finding = try report.only(.appGroup)
-        #expect(finding.verdict == .fail)
-        #expect(finding.detail.contains("the app writes to group.com.example.other (from --app-group)"))
-        #expect(finding.fix?.contains("Add <string>group.com.example.other</string>") == true)
-    }
-
-    @Test("A bundle that does not exist fails its first line and checks nothing else")
-    func noBundle() throws {
-        let report = try Doctor.examine("DoesNotExist")
-        #expect(try report.only(.infoPlist).verdict == .fail)
-        #expect(try report.only(.infoPlist).detail.contains("DoesNotExist.appex: no such directory"))
-        #expect(report.findings.dropFirst().allSatisfy { $0.verdict == .skipped })
-        #expect(!report.passed)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetHostDoctor
+import WidgetHostRunner
 
 /// Every example bundle assembled under .build/plugins (`make test` runs
 /// scripts/assemble-plugins.sh first) must pass the doctor: what we ship is what we preach.
@@ -26,9 +27,7 @@ struct ShippedExamplesTests {
         for name in bundles {
             // A fixed instant, so a policy aimed at a time of day is judged the same in every run.
             var options = Doctor.Options()
-            if FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
-                || FileManager.default.fileExists(atPath: "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1")
-            {
+            if FakeTime.library != nil {
                 options.now = Date(timeIntervalSince1970: 1_771_142_400)  // 2026-02-15T08:00:00Z
             }
             let report = try Doctor(options: options).examine(bundleAt: Self.plugins.appendingPathComponent(name))

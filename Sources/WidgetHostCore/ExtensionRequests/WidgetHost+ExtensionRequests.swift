@@ -29,13 +29,7 @@ extension WidgetHost {
             queues[ext] = queue
             return
         }
-        let timeout: TimeInterval
-        if case .placeholder = request.call {
-            timeout = configuration.limits.placeholderTimeout
-        } else {
-            timeout = configuration.limits.timelineTimeout
-        }
-        request.deadline = now + timeout
+        request.deadline = now + configuration.limits.timeout(for: request.call.method)
         queue.inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
         queue.idleSince = nil
         queue.processAlive = true
@@ -65,8 +59,8 @@ extension WidgetHost {
         if let footprintBytes {
             flight.peakFootprint = max(flight.peakFootprint ?? 0, footprintBytes)
             queues[flight.request.extension]?.inFlight = flight
-            if footprintBytes > configuration.limits.memory {
-                failInFlight(id, .memoryLimitExceeded(footprintBytes: footprintBytes), at: now)
+            if let failure = configuration.limits.verdict(onFootprint: footprintBytes) {
+                failInFlight(id, failure, at: now)
                 return
             }
         }
@@ -98,8 +92,8 @@ extension WidgetHost {
         guard let ext = requestOwners[id], var flight = inFlight(id) else { return }
         flight.peakFootprint = max(flight.peakFootprint ?? 0, bytes)
         queues[ext]?.inFlight = flight
-        if bytes > configuration.limits.memory {
-            failInFlight(id, .memoryLimitExceeded(footprintBytes: bytes), at: now)
+        if let failure = configuration.limits.verdict(onFootprint: bytes) {
+            failInFlight(id, failure, at: now)
         }
     }
 
@@ -139,8 +133,9 @@ extension WidgetHost {
     mutating func extensionDeadline(_ ext: String, at now: Date) {
         guard var queue = queues[ext] else { return }
         if let flight = queue.inFlight {
-            if flight.request.deadline <= now {
-                failInFlight(flight.request.id, .timedOut(elapsed: now.timeIntervalSince(flight.sentAt)), at: now)
+            let method = flight.request.call.method
+            if let failure = configuration.limits.verdict(on: method, sentAt: flight.sentAt, at: now, footprintBytes: nil) {
+                failInFlight(flight.request.id, failure, at: now)
             } else {
                 deadlines.schedule(.extension(ext), at: flight.request.deadline)
             }

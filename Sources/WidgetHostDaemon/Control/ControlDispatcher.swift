@@ -3,6 +3,7 @@ import NIOCore
 import WidgetHostConfiguration
 import WidgetHostCore
 import WidgetHostProtocol
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -124,7 +125,7 @@ struct ControlDispatcher {
             throw JSONRPCError.invalidParams("\(method) needs params (an object); see docs/protocol.md")
         }
         do { return try params.decode(as: T.self) } catch {
-            throw JSONRPCError.invalidParams("\(method): \(describe(error))")
+            throw JSONRPCError.invalidParams("\(method): \(DecodingFailure.describe(error))")
         }
     }
 

@@ -2,9 +2,12 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import WidgetHostBundles
 import WidgetHostConfiguration
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +52,7 @@ public final class Daemon: @unchecked Sendable {
     let group: MultiThreadedEventLoopGroup
     let runtime: HostRuntime
     private var server: ControlServer?
-    private let scanBundles: @Sendable () -> PluginScan
+    private let scanBundles: @Sendable () -> BundleScan
     private let stopped: EventLoopPromise<Void>
     /// READY/STATUS/RELOADING/STOPPING, the watchdog and the time-change watches.
     let systemd: SystemdService
@@ -58,7 +61,7 @@ public final class Daemon: @unchecked Sendable {
     /// prepares everything; nothing runs until `start()`.
     init(
         options: DaemonOptions, store: any StateStore, clock: any HostClock = WallClock(), logger: Logger,
-        scanBundles: @escaping @Sendable () -> PluginScan
+        scanBundles: @escaping @Sendable () -> BundleScan
     ) throws(StateError) {
         self.options = options
         self.logger = logger
@@ -69,20 +72,11 @@ public final class Daemon: @unchecked Sendable {
         let host =
             state.map { WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets) }
             ?? WidgetHost(configuration: options.host)
-        runtime = HostRuntime(host: host, clock: clock, eventLoop: loop, logger: logger)
-        runtime.supervisor.cgroups = CgroupPlacement.make(
+        runtime = HostRuntime(host: host, clock: clock, store: store, eventLoop: loop, logger: logger)
+        runtime.supervisor.cgroups = ExtensionCgroups.make(
             mode: options.cgroup, memoryLimit: options.host.limits.memory, eventLoop: loop, logger: logger)
         stopped = loop.makePromise()
         systemd = SystemdService(logger: logger)
-        runtime.persist = { scope, host in
-            do {
-                try store.write(scope, from: host)
-            } catch {
-                // The core's state is still right in memory; the next step that changes the
-                // same widgets writes them again.
-                logger.error("could not save state: \(error)")
-            }
-        }
         if let state {
             logger.info("restored \(state.widgets.count) widget(s) from \(options.statePath)")
         }
@@ -96,7 +90,7 @@ public final class Daemon: @unchecked Sendable {
             } ?? WallClock()
         return try Daemon(
             options: options, store: store, clock: clock, logger: logger,
-            scanBundles: { PluginScanner.scan(paths: options.pluginPaths) })
+            scanBundles: { BundleScanner.scan(paths: options.pluginPaths) })
     }
 
     var eventLoop: any EventLoop { runtime.eventLoop }
@@ -134,8 +128,15 @@ public final class Daemon: @unchecked Sendable {
         let scan = scanBundles()
         for warning in scan.warnings + scan.notes { logger.notice("\(warning)") }
         var loader = CatalogLoader(
-            appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment)
-        if let clock = runtime.clock as? VirtualClock { loader.extraEnvironment = clock.extensionEnvironment }
+            appGroupsPath: options.appGroupsPath, inheritedEnvironment: ProcessInfo.processInfo.environment,
+            limits: options.host.limits, spawner: runtime.supervisor.spawner)
+        if let clock = runtime.clock as? VirtualClock {
+            if let environment = FakeTime.environment(.following(timestampFile: clock.timestampFile)) {
+                loader.extraEnvironment = environment
+            } else {
+                logger.warning("extensions see the real time, not the virtual clock: \(FakeTime.missing)")
+            }
+        }
         return loader.load(found: scan.bundles, skipped: scan.skipped, in: runtime.supervisor.processTable).map { [self] loaded in
             runtime.supervisor.setLaunches(loaded.launches)
             runtime.catalog = loaded.result

@@ -1,12 +1,13 @@
 import Foundation
 import NIOCore
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 
 extension HostRuntime {
     /// The `clock` method: reads the clock, or (on a virtual clock) advances it to the target,
     /// handling each of the core's deadlines on the way at its own instant and waiting for
-    /// running extension requests before every jump.
+    /// running extension requests before every jump (`HostDriver.advance`).
     func advanceClock(_ params: ClockParams) throws -> EventLoopFuture<ClockResult> {
         eventLoop.preconditionInEventLoop()
         let target: Date?
@@ -32,28 +33,13 @@ extension HostRuntime {
                 message: "the clock is already at \(RFC3339.format(now)); it only moves forward")
         }
         let promise = eventLoop.makePromise(of: ClockResult.self)
-        step(toward: target, on: clock, handled: 0, promise: promise)
+        // The driver jumps from deadline to deadline, and past a running request only once
+        // the supervisor reports that it ended: no polling.
+        driver.advance(clock, to: target) { [self] handled in
+            rearmTimer()
+            promise.succeed(clockResult(handled: handled))
+        }
         return promise.futureResult
-    }
-
-    private func step(toward target: Date, on clock: VirtualClock, handled: Int, promise: EventLoopPromise<ClockResult>) {
-        // A request in flight runs in real time; the clock jumps only once it has answered.
-        if supervisor.hasRunningRequest {
-            eventLoop.scheduleTask(in: .milliseconds(5)) { [self] in
-                step(toward: target, on: clock, handled: handled, promise: promise)
-            }
-            return
-        }
-        if let deadline = host.nextDeadline, deadline <= target {
-            clock.jump(to: deadline)
-            apply(.deadlineReached)
-            // Let replies and other events in before the next jump.
-            eventLoop.execute { [self] in step(toward: target, on: clock, handled: handled + 1, promise: promise) }
-            return
-        }
-        clock.jump(to: target)
-        rearmTimer()
-        promise.succeed(clockResult(handled: handled))
     }
 
     private func clockResult(handled: Int) -> ClockResult {

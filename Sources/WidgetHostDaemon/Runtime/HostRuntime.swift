@@ -2,40 +2,46 @@ import Foundation
 import Logging
 import NIOCore
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 
-/// The one owner of the core in the daemon. It feeds `WidgetHost` events with the clock's
-/// time, executes the effects, and sleeps until the core's next deadline — no periodic
-/// wake-ups. Everything runs on one event loop (the control socket and the extension
-/// pipes share it), so the core sees events in a single order without locks; the
+/// The one owner of the core in the daemon: the driver (`HostDriver`) with the daemon's
+/// parts plugged in — the clock, the extension supervisor on the event loop, the state
+/// store, this as the notice sink — and one timer at the core's next deadline, so no
+/// periodic wake-ups. Everything runs on one event loop (the control socket and the
+/// extension pipes share it), so the core sees events in a single order without locks; the
 /// `@unchecked Sendable` is that confinement, checked by `preconditionInEventLoop`.
-public final class HostRuntime: @unchecked Sendable {
+public final class HostRuntime: @unchecked Sendable, NoticeSink {
     public let eventLoop: any EventLoop
     let clock: any HostClock
     let logger: Logger
     let supervisor: ExtensionSupervisor
-    private(set) var host: WidgetHost
+    private(set) var driver: HostDriver!
     private var timer: Scheduled<Void>?
     private var timerDeadline: Date?
     private var subscribers: [Int: (HostNotice) -> Void] = [:]
     private var nextSubscriberID = 1
     /// The last scan's result, for `extensions`.
     var catalog = ExtensionsResult(loaded: [], skipped: [])
-    /// Writes what a step changed (the state store); set before the first event.
-    var persist: (PersistScope, WidgetHost) -> Void = { _, _ in }
     /// Called after every step (the systemd STATUS line, tests).
     var didStep: () -> Void = {}
 
-    init(host: WidgetHost, clock: any HostClock, eventLoop: any EventLoop, logger: Logger) {
-        self.host = host
+    init(host: WidgetHost, clock: any HostClock, store: (any StateStore)?, eventLoop: any EventLoop, logger: Logger) {
         self.clock = clock
         self.eventLoop = eventLoop
         self.logger = logger
         self.supervisor = ExtensionSupervisor(
             eventLoop: eventLoop, limits: host.configuration.limits, logger: logger)
-        supervisor.report = { [unowned self] event in self.apply(event) }
+        driver = HostDriver(host: host, clock: clock, runner: supervisor, store: store, notices: self)
+        supervisor.report = { [unowned self] event in driver.report(event) }
+        driver.didStep = { [unowned self] in
+            armTimer()
+            didStep()
+        }
+        driver.storeFailed = { [logger] error in logger.error("could not save state: \(error)") }
     }
 
+    var host: WidgetHost { driver.host }
     var configuration: HostConfiguration { host.configuration }
     var now: Date { clock.now }
 
@@ -45,23 +51,7 @@ public final class HostRuntime: @unchecked Sendable {
     @discardableResult
     func apply(_ event: HostEvent) -> HostReply? {
         eventLoop.preconditionInEventLoop()
-        let step = host.handle(event, at: clock.now)
-        execute(step.effects)
-        armTimer()
-        didStep()
-        return step.reply
-    }
-
-    private func execute(_ effects: [HostEffect]) {
-        for effect in effects {
-            switch effect {
-            case .send(let request): supervisor.send(request)
-            case .kill(let ext, _): supervisor.kill(ext)
-            case .terminate(let ext): supervisor.terminate(ext)
-            case .persist(let scope): persist(scope, host)
-            case .notice(let notice): publish(notice)
-            }
-        }
+        return driver.handle(event)
     }
 
     /// After the virtual clock jumped, the timer's real delay is wrong: set it again.
@@ -90,7 +80,7 @@ public final class HostRuntime: @unchecked Sendable {
 
     // MARK: - Notices
 
-    private func publish(_ notice: HostNotice) {
+    public func publish(_ notice: HostNotice) {
         log(notice)
         for id in subscribers.keys.sorted() { subscribers[id]?(notice) }
     }

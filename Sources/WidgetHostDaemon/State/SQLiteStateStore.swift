@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 
 /// The daemon's `StateStore`: `widgethost.sqlite` in WAL mode under the state directory.

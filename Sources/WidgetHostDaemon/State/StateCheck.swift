@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 
 /// What `widgethostd --state-check` prints: whether the daemon would start on the state

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import WidgetHostDriver
 #endif
 
 /// One daemon per state directory: two writing the same database would hand out each

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WidgetHostDriver
 
 /// Looks at an existing state file without changing it, to decide whether the store may
 /// open it for writing. Used before every open and by `--state-check`.

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif

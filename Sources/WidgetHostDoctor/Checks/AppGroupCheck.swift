@@ -1,5 +1,5 @@
 import Foundation
-import WidgetHostDaemon
+import WidgetHostBundles
 
 /// The "missing App Group entitlement" pitfall: the app writes into a group the extension
 /// is not entitled to, so `containerURL(forSecurityApplicationGroupIdentifier:)` returns nil
@@ -8,10 +8,10 @@ import WidgetHostDaemon
 enum AppGroupCheck {
     static let title = "the app group entitlement lists every group the app writes to"
 
-    static func run(_ bundle: PluginBundle, appWrites stated: [String], sampleData: SampleData) -> Finding {
+    static func run(_ bundle: ExtensionBundle, appWrites stated: [String], sampleData: SampleData) -> Finding {
         let entitlementsFile = bundle.entitlements?.lastPathComponent
             ?? "\(bundle.directory.deletingPathExtension().lastPathComponent).entitlements"
-        let key = PluginBundle.appGroupsEntitlement
+        let key = ExtensionBundle.appGroupsEntitlement
         var sources: [String: [String]] = [:]
         for group in stated { sources[group, default: []].append("--app-group") }
         for group in sampleData.groups.keys { sources[group, default: []].append("sample data") }

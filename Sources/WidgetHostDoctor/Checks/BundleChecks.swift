@@ -1,7 +1,7 @@
 import Foundation
-import WidgetHostDaemon
+import WidgetHostBundles
 
-/// The files of the bundle, as the host reads them (`PluginBundle.load`): a well-formed
+/// The files of the bundle, as the host reads them (`ExtensionBundle.load`): a well-formed
 /// Info.plist, the WidgetKit extension point, the executable, the entitlements. The reader
 /// stops at the first problem, so the lines after it are reported as not checked.
 enum BundleChecks {
@@ -12,16 +12,16 @@ enum BundleChecks {
         switch check {
         case .infoPlist: "\(bundleName) has a well-formed Info.plist with CFBundleIdentifier and CFBundleExecutable"
         case .executable: "the executable CFBundleExecutable names is in the bundle and executable"
-        case .extensionPoint: "NSExtension.NSExtensionPointIdentifier is \(PluginBundle.widgetKitExtensionPoint)"
+        case .extensionPoint: "NSExtension.NSExtensionPointIdentifier is \(ExtensionBundle.widgetKitExtensionPoint)"
         case .entitlements: "the .entitlements file is a well-formed property list of app groups"
         default: check.rawValue
         }
     }
 
-    static func run(_ directory: URL) -> (findings: [Finding], bundle: PluginBundle?) {
+    static func run(_ directory: URL) -> (findings: [Finding], bundle: ExtensionBundle?) {
         let name = directory.lastPathComponent
         do {
-            let bundle = try PluginBundle.load(at: directory)
+            let bundle = try ExtensionBundle.load(at: directory)
             return (passed(bundle, name: name), bundle)
         } catch {
             let failing = check(for: error)
@@ -66,7 +66,7 @@ enum BundleChecks {
         return (what, fix.prefix(1).uppercased() + fix.dropFirst())
     }
 
-    private static func passed(_ bundle: PluginBundle, name: String) -> [Finding] {
+    private static func passed(_ bundle: ExtensionBundle, name: String) -> [Finding] {
         let executable = bundle.executable.lastPathComponent
         var findings = [
             Finding(
@@ -75,7 +75,7 @@ enum BundleChecks {
             Finding(.executable, .pass, title: title(.executable, bundleName: name), detail: executable),
             Finding(
                 .extensionPoint, .pass, title: title(.extensionPoint, bundleName: name),
-                detail: PluginBundle.widgetKitExtensionPoint),
+                detail: ExtensionBundle.widgetKitExtensionPoint),
         ]
         let entitlementsTitle = title(.entitlements, bundleName: name)
         if bundle.warnings.isEmpty {

@@ -1,6 +1,7 @@
 import Foundation
 import WidgetHostCore
 import WidgetHostProtocol
+import WidgetHostRunner
 
 /// The widget right after install, before the app has written anything: `timeline/get`
 /// with empty app group containers must still give a timeline (an empty state), not a
@@ -8,7 +9,7 @@ import WidgetHostProtocol
 enum FirstLaunchCheck {
     static let title = "timeline works with an empty app group container (first launch)"
 
-    static func finding(_ run: Runner.Run, widget: WidgetUnderTest, sharedWithDataRun: Bool) -> Finding {
+    static func finding(_ run: Caller.Run, widget: WidgetUnderTest, sharedWithDataRun: Bool) -> Finding {
         let limits = widget.limits
         let outcome = run.outcome
         let context = "with empty app group containers"
@@ -22,13 +23,12 @@ enum FirstLaunchCheck {
         switch outcome.result {
         case .failure(let failure):
             let (detail, fix) = Explain.failure(
-                failure, method: .timeline, deadline: limits.timelineTimeout, limits: limits, outcome: outcome,
-                executable: widget.executable)
-            if case .crashed = failure { return finding(.fail, "\(context): \(detail)", fix: emptyStateFix) }
-            if case .protocolError = failure { return finding(.fail, "\(context): \(detail)", fix: emptyStateFix) }
+                failure, method: .timeline, limits: limits, stderrTail: outcome.stderrTail, executable: widget.executable)
+            if case .failed(.crashed) = failure { return finding(.fail, "\(context): \(detail)", fix: emptyStateFix) }
+            if case .failed(.protocolError) = failure { return finding(.fail, "\(context): \(detail)", fix: emptyStateFix) }
             return finding(.fail, "\(context): \(detail)", fix: fix)
-        case .success(let value):
-            guard let timeline = try? value.decode(as: TimelinePayload.self) else {
+        case .success(let reply):
+            guard case .timeline(let timeline, _) = reply else {
                 return finding(
                     .fail, "\(context) the reply is not a timeline",
                     fix: "Reply {\"entries\":[…],\"policy\":{…}} whatever the data (docs/protocol.md)")

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetHostProtocol
+import WidgetHostRunner
 
 /// The highest footprint (`RssAnon + VmSwap` of the process and its children, the host's
 /// measure) over every request made for the widget, against 30 MiB with margin.
@@ -8,13 +9,13 @@ enum FootprintCheck {
         "peak footprint stays under \(Figures.mebibytes(limits.memory)), with margin"
     }
 
-    static func finding(_ runs: [(ExtensionMethod, Runner.Run)], widget: WidgetUnderTest) -> Finding {
+    static func finding(_ runs: [(ExtensionMethod, Caller.Run)], widget: WidgetUnderTest) -> Finding {
         let limits = widget.limits
         let title = title(limits)
         var peak: (bytes: Int, method: ExtensionMethod)?
         for (method, run) in runs {
             var bytes = run.outcome.peakFootprint
-            if case .failure(.memoryLimitExceeded(let measured)) = run.outcome.result { bytes = measured }
+            if case .failure(.failed(.memoryLimitExceeded(let measured))) = run.outcome.result { bytes = measured }
             if let bytes, bytes > (peak?.bytes ?? -1) { peak = (bytes, method) }
         }
         func finding(_ verdict: Finding.Verdict, _ detail: String, fix: String? = nil) -> Finding {

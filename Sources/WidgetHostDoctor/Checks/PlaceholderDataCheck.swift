@@ -7,7 +7,7 @@ import Foundation
 enum PlaceholderDataCheck {
     static let title = "placeholder does not touch app group data"
 
-    static func finding(_ run: Runner.Run, widget: WidgetUnderTest, seeded: Bool) -> Finding {
+    static func finding(_ run: Caller.Run, widget: WidgetUnderTest, seeded: Bool) -> Finding {
         func finding(_ verdict: Finding.Verdict, _ detail: String, fix: String? = nil) -> Finding {
             Finding(.placeholderData, verdict, title: title, detail: detail, fix: fix, kind: widget.kind, family: widget.family)
         }

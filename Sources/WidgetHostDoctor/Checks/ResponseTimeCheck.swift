@@ -1,5 +1,6 @@
 import Foundation
 import WidgetHostProtocol
+import WidgetHostRunner
 
 /// `placeholder/get` within 1 s, `snapshot/get` and `timeline/get` within 5 s — with margin,
 /// because a phone is slower than the machine the doctor runs on. The time is measured from
@@ -21,50 +22,34 @@ enum ResponseTimeCheck {
         }
     }
 
-    /// - Parameter decode: checks the reply's shape; throws a `DecodingError` if it is wrong.
-    static func finding(
-        _ method: ExtensionMethod, run: Runner.Run, deadline: TimeInterval, widget: WidgetUnderTest,
-        decode: (JSONValue) throws -> Void
-    ) -> Finding {
+    static func finding(_ method: ExtensionMethod, run: Caller.Run, widget: WidgetUnderTest) -> Finding {
         let limits = widget.limits
         let outcome = run.outcome
+        let deadline = limits.timeout(for: method)
         let title = title(method, deadline: deadline)
         func finding(_ verdict: Finding.Verdict, _ detail: String, fix: String? = nil) -> Finding {
             Finding(
                 check(method), verdict, title: title, detail: detail, fix: fix, kind: widget.kind,
                 family: widget.family, seconds: outcome.seconds)
         }
-        switch outcome.result {
-        case .failure(let failure):
+        if case .failure(let failure) = outcome.result {
             let (detail, fix) = Explain.failure(
-                failure, method: method, deadline: deadline, limits: limits, outcome: outcome,
-                executable: widget.executable)
+                failure, method: method, limits: limits, stderrTail: outcome.stderrTail, executable: widget.executable)
             return finding(.fail, detail, fix: fix)
-        case .success(let value):
-            do {
-                try decode(value)
-            } catch {
-                return finding(
-                    .fail,
-                    "answered in \(Figures.duration(outcome.seconds)), but the reply does not match the protocol: "
-                        + Decoding.describe(error),
-                    fix: method == .timeline
-                        ? "Reply {\"entries\":[{\"date\",\"content\"}…],\"policy\":{\"type\":…}} (docs/protocol.md)"
-                        : "Reply with one entry {\"date\": RFC 3339, \"content\": …} (docs/protocol.md)")
-            }
-            let measured = "answered in \(Figures.duration(outcome.seconds)) (limit \(Figures.interval(deadline)))"
-            if outcome.seconds <= deadline * limits.timeMargin { return finding(.pass, measured) }
-            if outcome.seconds <= deadline {
-                return finding(
-                    .warn,
-                    "answered in \(Figures.duration(outcome.seconds)), more than \(Int(limits.timeMargin * 100))% of "
-                        + "the \(Figures.interval(deadline)) deadline; a phone is slower than this machine",
-                    fix: slowFix(method))
-            }
+        }
+        let measured = "answered in \(Figures.duration(outcome.seconds)) (limit \(Figures.interval(deadline)))"
+        // A reply that beat the deadline event but came after it: the host's own rule says late.
+        if limits.host.limits.verdict(on: method, elapsed: outcome.seconds, footprintBytes: nil) != nil {
             return finding(
                 .fail, "answered in \(Figures.duration(outcome.seconds)), after the \(Figures.interval(deadline)) deadline",
                 fix: slowFix(method))
         }
+        if outcome.seconds <= deadline * limits.timeMargin { return finding(.pass, measured) }
+        return finding(
+            .warn,
+            "answered in \(Figures.duration(outcome.seconds)), more than \(Int(limits.timeMargin * 100))% of "
+                + "the \(Figures.interval(deadline)) deadline; a phone is slower than this machine",
+            fix: slowFix(method))
     }
 
     private static func slowFix(_ method: ExtensionMethod) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetHostCore
 import WidgetHostProtocol
 
 /// One kind in one family, and the requests the host would make for it: the placeholder
@@ -10,34 +11,26 @@ struct WidgetUnderTest {
     var executable: String
     var limits: DoctorLimits
 
-    func findings(runner: Runner, now: Date, hasSampleData: Bool) -> [Finding] {
-        let placeholder = runner.call(
-            .placeholder, params: try? JSONValue(encoding: PlaceholderParams(kind: kind, family: family)),
-            deadline: limits.placeholderTimeout, watching: true)
-        let snapshot = runner.call(
-            .snapshot, params: try? JSONValue(encoding: SnapshotParams(kind: kind, family: family, isPreview: true)),
-            deadline: limits.timelineTimeout)
-        let timelineParams = try? JSONValue(
-            encoding: TimelineParams(kind: kind, family: family, widgetId: "doctor", now: now))
-        let timeline = runner.call(.timeline, params: timelineParams, deadline: limits.timelineTimeout)
+    func findings(caller: Caller, now: Date, hasSampleData: Bool) -> [Finding] {
+        let placeholder = caller.call(.placeholder(PlaceholderParams(kind: kind, family: family)), watching: true)
+        let snapshot = caller.call(.snapshot(SnapshotParams(kind: kind, family: family, isPreview: true)))
+        let timelineCall = ExtensionRequest.Call.timeline(
+            TimelineParams(kind: kind, family: family, widgetId: "doctor", now: now))
+        let timeline = caller.call(timelineCall)
         // Without sample data the containers were already empty: that run was a first launch.
-        let firstLaunch = hasSampleData
-            ? runner.call(.timeline, params: timelineParams, deadline: limits.timelineTimeout, containers: .empty)
-            : timeline
+        let firstLaunch = hasSampleData ? caller.call(timelineCall, containers: .empty) : timeline
 
-        let decodeEntry: (JSONValue) throws -> Void = { _ = try $0.decode(as: TimelineEntryPayload.self) }
         var payload: TimelinePayload?
         var byteCount = 0
-        let timelineTime = ResponseTimeCheck.finding(.timeline, run: timeline, deadline: limits.timelineTimeout, widget: self) {
-            payload = try $0.decode(as: TimelinePayload.self)
-            byteCount = (try? WireCoding.encode($0).count) ?? 0
+        if case .success(.timeline(let received, let size)) = timeline.outcome.result {
+            payload = received
+            byteCount = size
         }
         var findings = [
-            ResponseTimeCheck.finding(
-                .placeholder, run: placeholder, deadline: limits.placeholderTimeout, widget: self, decode: decodeEntry),
+            ResponseTimeCheck.finding(.placeholder, run: placeholder, widget: self),
             PlaceholderDataCheck.finding(placeholder, widget: self, seeded: hasSampleData),
-            ResponseTimeCheck.finding(.snapshot, run: snapshot, deadline: limits.timelineTimeout, widget: self, decode: decodeEntry),
-            timelineTime,
+            ResponseTimeCheck.finding(.snapshot, run: snapshot, widget: self),
+            ResponseTimeCheck.finding(.timeline, run: timeline, widget: self),
             FootprintCheck.finding(
                 [(.placeholder, placeholder), (.snapshot, snapshot), (.timeline, timeline), (.timeline, firstLaunch)],
                 widget: self),

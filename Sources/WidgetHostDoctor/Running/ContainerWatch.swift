@@ -1,5 +1,7 @@
-import CSystemd
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Notices any use of an app group container while the placeholder is asked for: an
 /// inotify watch on the container and every directory in it, for opens, reads, listings

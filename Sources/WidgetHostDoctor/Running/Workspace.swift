@@ -1,5 +1,5 @@
 import Foundation
-import WidgetHostDaemon
+import WidgetHostBundles
 
 /// A scratch directory for one doctor run: a fresh set of app group containers for every
 /// process, so that what one run writes never changes the next.
@@ -18,14 +18,14 @@ final class Workspace {
     }
 
     let root: URL
-    let bundle: PluginBundle
+    let bundle: ExtensionBundle
     let sampleData: SampleData
     let inheritedEnvironment: [String: String]
     let extraEnvironment: [String: String]
     private var counter = 0
 
     init(
-        bundle: PluginBundle, sampleData: SampleData, temporaryDirectory: URL, inheritedEnvironment: [String: String],
+        bundle: ExtensionBundle, sampleData: SampleData, temporaryDirectory: URL, inheritedEnvironment: [String: String],
         extraEnvironment: [String: String]
     ) throws {
         root = temporaryDirectory.appendingPathComponent("widgethost-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -40,15 +40,14 @@ final class Workspace {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// The launch the host would make (same environment, `CatalogLoader.prepare`), with
+    /// The launch the host would make (the same `ExtensionLaunch(preparing:)`), with
     /// containers of its own under the workspace.
     func prepare(_ containers: Containers) throws -> Prepared {
         counter += 1
         let groupsRoot = root.appendingPathComponent("run-\(counter)")
-        let loader = CatalogLoader(
-            appGroupsPath: groupsRoot.path, inheritedEnvironment: inheritedEnvironment,
-            extraEnvironment: extraEnvironment)
-        let launch = try loader.prepare(bundle)
+        let launch = try ExtensionLaunch(
+            preparing: bundle, appGroupsPath: groupsRoot.path, inheritedEnvironment: inheritedEnvironment,
+            extra: extraEnvironment)
         let made = bundle.appGroups.sorted().map { (group: $0, url: groupsRoot.appendingPathComponent($0)) }
         if containers == .seeded {
             try sampleData.seed { group in made.first { $0.group == group }?.url }

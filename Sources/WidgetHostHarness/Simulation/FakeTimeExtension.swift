@@ -1,41 +1,30 @@
 import Foundation
+import WidgetHostBundles
 import WidgetHostCore
-import WidgetHostDaemon
 import WidgetHostProtocol
+import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A real extension bundle in a simulation: one process per request, started under
-/// libfaketime so that unmodified `Date()` calls see the virtual now. Deadlines and memory
-/// are real: the process gets the wall-clock time the core allows and is sampled as the
-/// daemon samples it. This only measures; what a breach means is the core's decision.
+/// A real extension bundle in a simulation: its catalog entry, and the launch of a process
+/// started under libfaketime so that unmodified `Date()` calls see the virtual now
+/// (`SimulationRunner` runs one per request).
 struct FakeTimeExtension {
-    /// Debian's `libfaketime` package.
-    static let libraryPath = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
-
-    enum Outcome {
-        case replied(ExtensionReply, footprintBytes: Int?)
-        case failed(ExtensionFailure)
-        /// Stopped by the harness: the deadline passed, or the core asked for a kill after a sample.
-        case stopped
-    }
-
-    let bundle: PluginBundle
+    let bundle: ExtensionBundle
     let descriptor: ExtensionDescriptor
     let baseEnvironment: [String: String]
 
     /// Checks the bundle, prepares its app group containers and asks `initialize` at `start`.
     static func load(
-        path: String, timeZone: TimeZone, appGroupsPath: String, at start: Date
+        path: String, timeZone: TimeZone, appGroupsPath: String, at start: Date, limits: ExtensionLimits
     ) throws(HarnessError) -> FakeTimeExtension {
-        guard FileManager.default.fileExists(atPath: libraryPath) else {
-            throw HarnessError(
-                "\(path): real extensions run under libfaketime, and \(libraryPath) is missing; install the Debian package faketime (make deps)")
+        guard FakeTime.library != nil else {
+            throw HarnessError("\(path): real extensions run under libfaketime, and \(FakeTime.missing)")
         }
-        let bundle: PluginBundle
+        let bundle: ExtensionBundle
         do {
-            bundle = try PluginBundle.load(at: URL(fileURLWithPath: path))
+            bundle = try ExtensionBundle.load(at: URL(fileURLWithPath: path))
         } catch {
             throw HarnessError("\(error)")
         }
@@ -45,93 +34,30 @@ struct FakeTimeExtension {
         inherited["TZ"] = timeZone.identifier
         let environment: [String: String]
         do {
-            environment = try CatalogLoader(appGroupsPath: appGroupsPath, inheritedEnvironment: inherited)
-                .prepare(bundle).environment
+            environment = try ExtensionLaunch(
+                preparing: bundle, appGroupsPath: appGroupsPath, inheritedEnvironment: inherited
+            ).environment
         } catch {
             throw HarnessError("\(path): cannot prepare its app group containers under \(appGroupsPath): \(error)")
         }
         let probe = FakeTimeExtension(
-            bundle: bundle, descriptor: ExtensionDescriptor(id: bundle.bundleID, widgets: []), baseEnvironment: environment)
-        let (result, _) = probe.run(nil, at: start, timeout: 5, sampleInterval: 1, onSample: { _, _ in true })
-        guard case .response(let value, _) = result else {
-            throw HarnessError("\(path): initialize failed (\(result)); run it by hand to see why")
-        }
-        guard let initialize = try? value.decode(as: InitializeResult.self), !initialize.widgets.isEmpty else {
-            throw HarnessError("\(path): its initialize reply lists no widgets or does not match the protocol")
-        }
-        return FakeTimeExtension(
-            bundle: bundle,
-            descriptor: ExtensionDescriptor(
-                id: bundle.bundleID, app: bundle.appID, displayName: bundle.displayName, widgets: initialize.widgets),
-            baseEnvironment: environment)
-    }
-
-    /// The variables that make the process see `now`: libfaketime's "start at" form, as seconds
-    /// since the epoch so that no time zone or DST fold can shift it.
-    static func fakeTimeEnvironment(at now: Date) -> [String: String] {
-        [
-            "LD_PRELOAD": libraryPath,
-            "FAKETIME": "@\(Int(now.timeIntervalSince1970.rounded(.down)))",
-            "FAKETIME_FMT": "%s",
-            // CLOCK_MONOTONIC is shifted too but ticks at the real rate, so sleeps and timers
-            // stay real. (FAKETIME_DONT_FAKE_MONOTONIC=1 would break absolute sleeps:
-            // Python's time.sleep fails with EINVAL under it.)
-        ]
-    }
-
-    /// Runs one request in a fresh process started at virtual `now`.
-    func perform(
-        _ request: ExtensionRequest, at now: Date, timeout: TimeInterval, sampleInterval: TimeInterval,
-        onSample: (Int, TimeInterval) -> Bool
-    ) -> (Outcome, elapsed: TimeInterval) {
-        let params: JSONValue?
-        switch request.call {
-        case .placeholder(let value): params = try? JSONValue(encoding: value)
-        case .snapshot(let value): params = try? JSONValue(encoding: value)
-        case .timeline(let value): params = try? JSONValue(encoding: value)
-        }
-        let (result, elapsed) = run(
-            (.number(request.id.value), request.call.method.rawValue, params), at: now, timeout: timeout,
-            sampleInterval: sampleInterval, onSample: onSample)
-        return (outcome(of: result, for: request), elapsed)
-    }
-
-    private func outcome(of result: ProcessRun.Result, for request: ExtensionRequest) -> Outcome {
-        switch result {
-        case .response(let value, let footprint):
-            do {
-                switch request.call {
-                case .timeline:
-                    let data = (try? WireCoding.encode(value)) ?? Data()
-                    return .replied(.timeline(try value.decode(as: TimelinePayload.self), byteCount: data.count), footprintBytes: footprint)
-                case .placeholder, .snapshot:
-                    return .replied(.entry(try value.decode(as: TimelineEntryPayload.self)), footprintBytes: footprint)
-                }
-            } catch {
-                return .failed(.protocolError("\(request.call.method.rawValue) reply does not match the protocol: \(error)"))
-            }
-        case .failure(let failure): return .failed(failure)
-        case .stopped: return .stopped
+            bundle: bundle, descriptor: bundle.descriptor(widgets: []), baseEnvironment: environment)
+        switch InitializeProbe.run(probe.launch(at: start), limits: limits) {
+        case .success(let widgets):
+            return FakeTimeExtension(
+                bundle: bundle, descriptor: bundle.descriptor(widgets: widgets), baseEnvironment: environment)
+        case .failure(let failure):
+            throw HarnessError(InitializeProbe.skipReason(failure, executable: path))
         }
     }
 
-    /// Starts the process at virtual `now`, sends `initialize` (every process hears it first)
-    /// and then `request`, and waits for the reply to the last one sent.
-    private func run(
-        _ request: (id: JSONRPCID, method: String, params: JSONValue?)?, at now: Date, timeout: TimeInterval,
-        sampleInterval: TimeInterval, onSample: (Int, TimeInterval) -> Bool
-    ) -> (ProcessRun.Result, elapsed: TimeInterval) {
+    /// The launch of a process that sees `now` (libfaketime's "start at" form).
+    func launch(at now: Date) -> ExtensionLaunch {
         var environment = baseEnvironment
-        environment.merge(Self.fakeTimeEnvironment(at: now)) { _, fake in fake }
-        let initializeID = JSONRPCID.string("initialize-1")
-        var lines: [JSONRPCMessage] = [
-            .request(id: initializeID, method: ExtensionMethod.initialize.rawValue,
-                params: try? JSONValue(encoding: InitializeParams()))
-        ]
-        if let request { lines.append(.request(id: request.id, method: request.method, params: request.params)) }
-        return ProcessRun.run(
-            executable: bundle.executable.path, environment: environment, lines: lines,
-            replyID: request?.id ?? initializeID, timeout: timeout, sampleInterval: sampleInterval, onSample: onSample)
+        environment.merge(FakeTime.environment(.startingAt(now)) ?? [:]) { _, fake in fake }
+        return ExtensionLaunch(
+            bundleID: bundle.bundleID, executable: bundle.executable.path, directory: bundle.directory.path,
+            environment: environment)
     }
 }
 

@@ -1,13 +1,14 @@
-import DequeModule
 import Foundation
-import HeapModule
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 
-/// The virtual-clock shell around the same `WidgetHost` the daemon runs: it feeds the core
-/// the scenario's inputs and the core's own deadlines in time order, jumping straight to the
-/// next one whenever no extension request is running. Synthetic providers answer at virtual
-/// time (`work` later); real extensions run for real, and the clock moves by what they took.
+/// The virtual-clock shell around the same `WidgetHost` the daemon runs, fed through the same
+/// driver (`HostDriver`) with the harness's parts plugged in: a simulated clock, synthetic
+/// providers and real bundles (`SimulationRunner`), no store, the report as notice sink. It
+/// feeds the core the scenario's inputs and the core's own deadlines in time order, jumping
+/// straight to the next one while no real process runs. Synthetic providers answer in
+/// simulated time (`work` later); while a real extension runs, time moves at the real rate.
 public struct Simulation {
     public struct Options: Sendable {
         /// Overrides `simulation.seed`.
@@ -26,14 +27,11 @@ public struct Simulation {
 
     let scenario: Scenario
     let options: Options
-    private var host: WidgetHost
-    private var now: Date
-    private var setup: SimulationSetup
-    /// Synthetic replies (and real ones, at start + elapsed) waiting for their virtual time.
-    private var replies = Heap<TimedEvent>()
-    private var effects = Deque<HostEffect>()
-    private var sequence = 0
-    private var recorder: SimulationRecorder
+    private let clock: SimulationClock
+    private let setup: SimulationSetup
+    private let runner: SimulationRunner
+    private let notices: RecordingSink
+    private let driver: HostDriver
 
     public static func run(_ scenario: Scenario, options: Options = Options()) throws(HarnessError) -> SimulationResult {
         let clock = ContinuousClock()
@@ -42,7 +40,8 @@ public struct Simulation {
         try simulation.runToEnd()
         let elapsed = clock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return simulation.recorder.result(host: simulation.host, scenario: scenario, seed: simulation.seed, wallTime: seconds)
+        return simulation.notices.recorder.result(
+            host: simulation.driver.host, scenario: scenario, seed: simulation.seed, wallTime: seconds)
     }
 
     private var seed: UInt64 { options.seed ?? scenario.seed }
@@ -50,10 +49,14 @@ public struct Simulation {
     private init(scenario: Scenario, options: Options) throws(HarnessError) {
         self.scenario = scenario
         self.options = options
-        host = WidgetHost(configuration: scenario.host)
-        now = scenario.start
+        clock = SimulationClock(start: scenario.start)
         setup = try SimulationSetup(scenario: scenario)
-        recorder = SimulationRecorder(scenario: scenario, keepLog: options.keepEventLog)
+        runner = SimulationRunner(setup: setup, clock: clock, limits: scenario.host.limits)
+        notices = RecordingSink(SimulationRecorder(scenario: scenario, keepLog: options.keepEventLog))
+        // Nothing is persisted: a simulation starts fresh and ends with its report.
+        driver = HostDriver(
+            host: WidgetHost(configuration: scenario.host), clock: clock, runner: runner, store: nil, notices: notices)
+        runner.report = { [weak driver] in driver?.report($0) }
     }
 
     private mutating func runToEnd() throws(HarnessError) {
@@ -70,48 +73,53 @@ public struct Simulation {
                     throw HarnessError("\(scenario.file):\(widget.line): widget \(widget.kind): \(reason)")
                 }
                 ids.append(WidgetID(result.widget.id))
-                recorder.source[WidgetID(result.widget.id)] = setup.sourceName(of: widget)
+                notices.recorder.source[WidgetID(result.widget.id)] = setup.sourceName(of: widget)
             }
             added.append((widget, ids))
         }
-        try setup.checkSchedules(host: host)
+        try setup.checkSchedules(host: driver.host)
         let inputs = ScenarioSchedule(scenario).inputs(widgets: added, seed: seed)
         var next = 0
         var steps = 0
         let end = scenario.end
         while true {
             let input = next < inputs.count ? inputs[next].at : nil
-            let reply = replies.min?.at
-            let deadline = host.nextDeadline
-            guard let time = [reply, deadline, input].compactMap({ $0 }).min(), time < end else { break }
-            now = max(now, time)
-            if let reply, reply == time, let event = replies.popMin() {
-                handle(event.event)
-            } else if let deadline, deadline == time {
-                handle(.deadlineReached)
+            let due = [runner.nextReplyAt, driver.nextDeadline, input].compactMap { $0 }.min()
+            if runner.isRunningRealProcess {
+                // Simulated time runs at the real rate until the next thing due.
+                if runner.waitForRealProcesses(until: min(due ?? end, end)) { continue }
+                if clock.now >= end { break }
             } else {
-                apply(inputs[next])
-                next += 1
+                guard let due, due < end else { break }
+                clock.jump(to: due)
+            }
+            // Ties: replies first, then the core's deadline, then the scenario's input.
+            if !runner.deliverDueReply() {
+                if let deadline = driver.nextDeadline, deadline <= clock.now {
+                    handle(.deadlineReached)
+                } else if let input, input <= clock.now {
+                    apply(inputs[next])
+                    next += 1
+                }
             }
             steps += 1
             if steps % 4096 == 0, let progress = options.progress {
-                progress(now, now.timeIntervalSince(scenario.start) / scenario.duration)
+                progress(clock.now, clock.now.timeIntervalSince(scenario.start) / scenario.duration)
             }
         }
-        now = max(now, end)
+        runner.stopAll()
+        clock.jump(to: end)
         options.progress?(end, 1)
     }
 
     private var lastRefusal: HostError?
 
-    /// Feeds one event at `now` and executes the effects (which may feed more).
+    /// Feeds one event at the simulated now; the driver executes the effects.
     @discardableResult
     private mutating func handle(_ event: HostEvent) -> HostReply? {
-        let step = host.handle(event, at: now)
-        if case .refused(let error)? = step.reply { lastRefusal = error }
-        effects.append(contentsOf: step.effects)
-        drainEffects()
-        return step.reply
+        let reply = driver.handle(event)
+        if case .refused(let error)? = reply { lastRefusal = error }
+        return reply
     }
 
     private mutating func apply(_ input: ScenarioInput) {
@@ -119,78 +127,12 @@ public struct Simulation {
         case .reload(let app, let kind, let foreground):
             let target: ReloadRequest.Target = kind.map { .kind($0, app: app) } ?? .allOfApp(app)
             let reply = handle(.reloadRequested(ReloadRequest(target, origin: foreground ? .foreground : .background)))
-            recorder.requested(at: now, app: app, kind: kind, foreground: foreground, reply: reply)
+            notices.recorder.requested(at: clock.now, app: app, kind: kind, foreground: foreground, reply: reply)
         case .view(let id):
             handle(.viewRecorded(id))
-            recorder.viewed(id, at: now)
+            notices.recorder.viewed(id, at: clock.now)
         }
     }
-
-    private mutating func drainEffects() {
-        while let effect = effects.popFirst() {
-            switch effect {
-            case .send(let request): send(request)
-            case .notice(let notice): recorder.record(notice)
-            // Processes live for one request here; nothing stays running to kill or stop.
-            case .kill, .terminate, .persist: break
-            }
-        }
-    }
-
-    private mutating func send(_ request: ExtensionRequest) {
-        switch setup.source(of: request.extension, kind: request.call.kind) {
-        case .provider(let provider):
-            let reply = provider.answer(request.call, at: now)
-            let footprint: Int? = if case .timeline = request.call { provider.footprint } else { nil }
-            schedule(.extensionReplied(request.id, reply, footprintBytes: footprint), at: now + provider.work)
-        case .bundle(let bundle):
-            runReal(request, on: bundle)
-        case nil:
-            schedule(.extensionFailed(request.id, .crashed("no provider for \(request.extension)")), at: now)
-        }
-    }
-
-    /// Runs a real process now. Its samples go to the core as they are taken, at start +
-    /// elapsed, so a breach is the core's to judge; the reply arrives at start + elapsed.
-    private mutating func runReal(_ request: ExtensionRequest, on bundle: FakeTimeExtension) {
-        let start = now
-        let timeout = request.deadline.timeIntervalSince(start)
-        var killed = false
-        let (outcome, elapsed) = bundle.perform(
-            request, at: start, timeout: timeout, sampleInterval: host.configuration.limits.memorySampleInterval
-        ) { bytes, elapsed in
-            now = max(now, start + elapsed)
-            let step = host.handle(.footprintSampled(request.id, bytes: bytes), at: now)
-            effects.append(contentsOf: step.effects)
-            killed = step.effects.contains { if case .kill(request.extension, _) = $0 { true } else { false } }
-            return !killed
-        }
-        switch outcome {
-        case .replied(let reply, let footprint):
-            schedule(.extensionReplied(request.id, reply, footprintBytes: footprint), at: max(now, start + elapsed))
-        case .failed(let failure):
-            schedule(.extensionFailed(request.id, failure), at: max(now, start + elapsed))
-        case .stopped:
-            // Killed after a sample (the core has decided already) or at the deadline, which
-            // the core reaches by itself as the clock moves on.
-            break
-        }
-    }
-
-    private mutating func schedule(_ event: HostEvent, at time: Date) {
-        sequence += 1
-        replies.insert(TimedEvent(at: time, sequence: sequence, event: event))
-    }
-}
-
-/// An event waiting for its virtual time; ties in the order they were made.
-struct TimedEvent: Comparable {
-    var at: Date
-    var sequence: Int
-    var event: HostEvent
-
-    static func < (lhs: TimedEvent, rhs: TimedEvent) -> Bool { (lhs.at, lhs.sequence) < (rhs.at, rhs.sequence) }
-    static func == (lhs: TimedEvent, rhs: TimedEvent) -> Bool { lhs.sequence == rhs.sequence }
 }
 
 extension ExtensionRequest.Call {

@@ -30,7 +30,8 @@ struct SimulationSetup {
                     let loaded: FakeTimeExtension
                     do {
                         loaded = try FakeTimeExtension.load(
-                            path: path, timeZone: scenario.timeZone, appGroupsPath: appGroups, at: scenario.start)
+                            path: path, timeZone: scenario.timeZone, appGroupsPath: appGroups, at: scenario.start,
+                            limits: scenario.host.limits)
                     } catch {
                         throw HarnessError("\(place): \(error.description)")
                     }

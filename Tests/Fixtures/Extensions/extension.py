@@ -15,6 +15,9 @@ The behaviour comes from the bundle's directory name (`NAME.appex`) or WIDGETHOS
   outOfOrder       answers timeline/get with a reply for the previous id first
   twice            answers every request twice
   slow             answers timeline/get after 1.5 s
+  longLine         writes one 5 MiB line (with its newline) instead of a reply
+  quitter          exits with status 0 on timeline/get without answering
+  abandoner        forks a child that keeps stdout open, then exits with status 2
 Each timeline has one entry at `now` whose content names the fixture, and policy `.never`
 unless WIDGETHOST_FIXTURE_POLICY_MINUTES is set (then `.after(now + N min)`).
 With WIDGETHOST_FIXTURE_GOOD_FIRST=1 the first timeline/get of each process is answered
@@ -133,5 +136,16 @@ for line in sys.stdin:
         reply(request_id, timeline(params))
     elif mode == "slow":
         time.sleep(1.5)
+    elif mode == "longLine":
+        out.write("x" * (5 * 1024 * 1024) + "\n")
+        out.flush()
+        time.sleep(3600)
+    elif mode == "quitter":
+        os._exit(0)
+    elif mode == "abandoner":
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        os._exit(2)
     previous_id = request_id
     reply(request_id, timeline(params))

@@ -1,7 +1,9 @@
 import Foundation
 import Logging
+import WidgetHostBundles
 import WidgetHostConfiguration
 import WidgetHostCore
+import WidgetHostDriver
 import WidgetHostProtocol
 @testable import WidgetHostDaemon
 #if canImport(Glibc)
@@ -25,7 +27,7 @@ final class DaemonFixture: @unchecked Sendable {
         environment: [String: String] = [:]
     ) throws {
         directory = try Self.makeTemporaryDirectory()
-        var found: [PluginBundle] = []
+        var found: [ExtensionBundle] = []
         for name in extensions {
             let bundle = "\(directory)/plugins/\(name).appex"
             try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
@@ -35,7 +37,7 @@ final class DaemonFixture: @unchecked Sendable {
             try wrapper.write(toFile: "\(bundle)/\(name)", atomically: true, encoding: .utf8)
             chmod("\(bundle)/\(name)", 0o755)
             found.append(
-                PluginBundle(
+                ExtensionBundle(
                     directory: URL(fileURLWithPath: bundle), bundleID: "com.fixture.\(name.lowercased()).widget",
                     displayName: name, executable: URL(fileURLWithPath: "\(bundle)/\(name)"),
                     appGroups: ["group.com.fixture.\(name.lowercased())"]))
@@ -52,7 +54,7 @@ final class DaemonFixture: @unchecked Sendable {
         logger.logLevel = .critical
         let bundles = found
         daemon = try Daemon(
-            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { PluginScan(bundles: bundles) })
+            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { BundleScan(bundles: bundles) })
         try daemon.start()
     }
 

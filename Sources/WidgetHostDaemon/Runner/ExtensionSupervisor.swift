@@ -1,0 +1,127 @@
+import Foundation
+import Logging
+import NIOCore
+import WidgetHostBundles
+import WidgetHostCore
+import WidgetHostDriver
+import WidgetHostProtocol
+import WidgetHostRunner
+
+/// Executes the core's extension effects on the daemon's event loop: starts a process per
+/// extension on demand and keeps it for the next request, sends each request, and turns what
+/// the process does into core events. The rules (deadlines, limits, what a failure means)
+/// are the core's; the session and the pipes only report. Confined to the event loop.
+final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
+    let eventLoop: any EventLoop
+    let limits: ExtensionLimits
+    let logger: Logger
+    let processTable: ProcessTable
+    /// Every extension process starts here (issue 17's sandbox goes into its confinement).
+    var spawner = ProcessSpawner()
+    /// Called with every event for the core (on the loop).
+    var report: (HostEvent) -> Void = { _ in }
+    /// A cgroup per process (`limits.cgroup = auto` where delegation allows it), or nil.
+    var cgroups: ExtensionCgroups?
+
+    private(set) var launches: [String: ExtensionLaunch] = [:]
+    private var processes: [String: ProcessPipes] = [:]
+
+    init(eventLoop: any EventLoop, limits: ExtensionLimits, logger: Logger) {
+        self.eventLoop = eventLoop
+        self.limits = limits
+        self.logger = logger
+        self.processTable = ProcessTable(eventLoop: eventLoop)
+    }
+
+    /// Bundles that can be started, by bundle id (after a scan).
+    func setLaunches(_ launches: [String: ExtensionLaunch]) {
+        self.launches = launches
+    }
+
+    /// A request is out with an extension (the virtual clock waits for it before jumping).
+    var hasRunningRequest: Bool { processes.values.contains { $0.runningRequest != nil } }
+
+    // MARK: - Effects
+
+    func send(_ request: ExtensionRequest) {
+        eventLoop.preconditionInEventLoop()
+        let ext = request.extension
+        let process: ProcessPipes
+        if let existing = processes[ext], !existing.hasExited {
+            process = existing
+        } else {
+            guard let launch = launches[ext] else {
+                report(.extensionFailed(request.id, .crashed("the extension \(ext) is not loaded")))
+                return
+            }
+            do {
+                process = try start(launch)
+            } catch {
+                report(.extensionFailed(request.id, .crashed(error.description)))
+                return
+            }
+        }
+        process.send(request.id, request.call)
+    }
+
+    func kill(_ ext: String) {
+        eventLoop.preconditionInEventLoop()
+        processes.removeValue(forKey: ext)?.kill()
+    }
+
+    func terminate(_ ext: String) {
+        eventLoop.preconditionInEventLoop()
+        processes.removeValue(forKey: ext)?.terminate()
+    }
+
+    /// Stops every process this daemon started, and reaps them all (shutdown).
+    func stopAll() -> EventLoopFuture<Void> {
+        for process in processes.values { process.abandon() }
+        processes.removeAll()
+        return processTable.stopAll()
+    }
+
+    // MARK: - Processes
+
+    private func start(_ launch: ExtensionLaunch) throws(SpawnError) -> ProcessPipes {
+        var started: ProcessPipes?
+        let process = try ProcessPipes.start(
+            launch, limits: limits, sampleInterval: limits.memorySampleInterval, spawner: spawner, in: processTable,
+            cgroups: cgroups
+        ) { [weak self] event in
+            guard let self, let started else { return }
+            self.handle(event, from: started)
+        }
+        started = process
+        processes[launch.bundleID] = process
+        logger.debug(
+            "started extension process", metadata: ["EXTENSION": "\(launch.bundleID)", "PID": "\(process.pid)"])
+        return process
+    }
+
+    private func handle(_ event: ProcessEvent, from process: ProcessPipes) {
+        let ext = process.launch.bundleID
+        let current = processes[ext] === process
+        switch event {
+        case .stderr(let line):
+            logger.info("\(line)", metadata: ["EXTENSION": "\(ext)", "STREAM": "stderr"])
+        case .note(let line):
+            logger.debug("\(line)", metadata: ["EXTENSION": "\(ext)"])
+        case .stopped(let reason):
+            logger.warning("\(reason)", metadata: ["EXTENSION": "\(ext)"])
+            if current { processes[ext] = nil }
+        case .exited(let status):
+            if current { processes[ext] = nil }
+            if !status.isCleanExit {
+                logger.debug("extension process ended", metadata: ["EXTENSION": "\(ext)", "STATUS": "\(status)"])
+            }
+        case .initialized(.failure(let failure)):
+            logger.warning("initialize failed: \(failure)", metadata: ["EXTENSION": "\(ext)"])
+        case .initialized(.success):
+            break
+        case .replied, .failed, .sampled:
+            guard current, let event = event.hostEvent(running: process.runningRequest) else { return }
+            report(event)
+        }
+    }
+}

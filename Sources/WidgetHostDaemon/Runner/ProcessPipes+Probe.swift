@@ -1,0 +1,42 @@
+import NIOCore
+import WidgetHostBundles
+import WidgetHostCore
+import WidgetHostProtocol
+import WidgetHostRunner
+
+extension ProcessPipes {
+    /// `InitializeProbe` on the event loop: starts `launch`, waits for `initialize`'s answer
+    /// without blocking the loop (every bundle of a scan is probed at once), and stops the
+    /// process as soon as it has answered.
+    static func probe(
+        _ launch: ExtensionLaunch, limits: ExtensionLimits, spawner: ProcessSpawner, in table: ProcessTable
+    ) -> EventLoopFuture<Result<[WidgetDescriptor], InitializeProbe.Failure>> {
+        let eventLoop = table.eventLoop
+        eventLoop.preconditionInEventLoop()
+        let promise = eventLoop.makePromise(of: Result<[WidgetDescriptor], InitializeProbe.Failure>.self)
+        var answered = false
+        var process: ProcessPipes?
+        let finish = { (result: Result<[WidgetDescriptor], InitializeProbe.Failure>) in
+            guard !answered else { return }
+            answered = true
+            process?.terminate(grace: .milliseconds(500))
+            promise.succeed(result)
+        }
+        do {
+            process = try ProcessPipes.start(
+                launch, limits: InitializeProbe.limits(limits), sampleInterval: nil, spawner: spawner, in: table
+            ) { event in
+                guard case .initialized(let answer) = event else { return }
+                finish(InitializeProbe.widgets(answer.mapError { .failed($0) }))
+            }
+        } catch {
+            return eventLoop.makeSucceededFuture(.failure(.notStarted(error.description)))
+        }
+        let timeout = TimeAmount.nanoseconds(Int64(InitializeProbe.timeout * 1_000_000_000))
+        eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+            finish(.failure(.failed(.timedOut(elapsed: InitializeProbe.timeout))))
+            process?.kill()
+        }
+        return promise.futureResult
+    }
+}

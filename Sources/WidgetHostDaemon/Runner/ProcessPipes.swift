@@ -1,0 +1,286 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import WidgetHostBundles
+import WidgetHostCore
+import WidgetHostProtocol
+import WidgetHostRunner
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One extension process on the daemon's event loop — the runner's event-loop face. NIO pipe
+/// channels carry its stdin, stdout and stderr; its `ExtensionSession` speaks the protocol;
+/// its footprint is sampled every interval while a request runs; it is reaped when it ends.
+/// The synchronous face (`ExtensionProcess`) does the same with `poll(2)`. Confined to the loop.
+final class ProcessPipes: @unchecked Sendable {
+    let launch: ExtensionLaunch
+    let pid: pid_t
+    let eventLoop: any EventLoop
+    private let table: ProcessTable
+    private let cgroups: ExtensionCgroups?
+    private let sampleInterval: TimeAmount?
+    private var session: ExtensionSession
+    private let onEvent: (ProcessEvent) -> Void
+    private let footprints = FootprintReader()
+    private var stdin: (any Channel)?
+    private var queuedWrites: [[UInt8]] = []
+    private var stdinFailed = false
+    private(set) var exitStatus: ExitStatus?
+    private var exitReported = false
+    private var stdoutClosed = false
+    private var sampler: RepeatedTask?
+    private var reapTask: RepeatedTask?
+    private var killTask: Scheduled<Void>?
+    private var exitFallback: Scheduled<Void>?
+    private var reapAttempts = 0
+
+    private init(
+        launch: ExtensionLaunch, spawned: SpawnedProcess, limits: ExtensionLimits, sampleInterval: TimeInterval?,
+        table: ProcessTable, cgroups: ExtensionCgroups?, onEvent: @escaping (ProcessEvent) -> Void
+    ) {
+        self.launch = launch
+        self.pid = spawned.pid
+        self.eventLoop = table.eventLoop
+        self.table = table
+        self.cgroups = cgroups
+        self.sampleInterval = sampleInterval.map { .nanoseconds(Int64($0 * 1_000_000_000)) }
+        self.session = ExtensionSession(limits: limits)
+        self.onEvent = onEvent
+    }
+
+    /// Spawns `launch`, wires its pipes into the event loop, places it in its cgroup and
+    /// writes `initialize`. `sampleInterval`: footprint sampling while a request runs (nil: none).
+    static func start(
+        _ launch: ExtensionLaunch, limits: ExtensionLimits, sampleInterval: TimeInterval?, spawner: ProcessSpawner,
+        in table: ProcessTable, cgroups: ExtensionCgroups? = nil, onEvent: @escaping (ProcessEvent) -> Void
+    ) throws(SpawnError) -> ProcessPipes {
+        let eventLoop = table.eventLoop
+        eventLoop.preconditionInEventLoop()
+        let spawned = try spawner.spawn(launch)
+        let process = ProcessPipes(
+            launch: launch, spawned: spawned, limits: limits, sampleInterval: sampleInterval, table: table,
+            cgroups: cgroups, onEvent: onEvent)
+        table.add(process)
+        cgroups?.place(process.pid, bundleID: launch.bundleID)
+        let stdoutFuture = NIOPipeBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(PipeReader(process: process, stream: .stdout))
+                }
+            }
+            .takingOwnershipOfDescriptors(input: spawned.stdoutRead, output: spawned.stdinWrite)
+        stdoutFuture.whenSuccess { channel in process.stdinReady(channel) }
+        stdoutFuture.whenFailure { _ in
+            process.stdinFailed = true
+            process.stdoutDidClose()
+        }
+        _ = NIOPipeBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(PipeReader(process: process, stream: .stderr))
+                }
+            }
+            .takingOwnershipOfDescriptor(input: spawned.stderrRead)
+        process.perform(process.session.start())
+        return process
+    }
+
+    var hasExited: Bool { exitStatus != nil }
+    var runningRequest: RequestID? { session.runningRequest }
+
+    /// Sends one request and samples the footprint until it is answered.
+    func send(_ id: RequestID, _ call: ExtensionRequest.Call) {
+        eventLoop.preconditionInEventLoop()
+        perform(session.send(id, call))
+        guard let interval = sampleInterval, sampler == nil else { return }
+        sampler = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
+            self?.sample()
+        }
+    }
+
+    /// The host gave up on what runs; nothing the process says any more is charged to it.
+    func abandon() {
+        session.abandon()
+        stopSampling()
+    }
+
+    /// SIGKILL to the whole process group (like jetsam): children die too.
+    func kill() {
+        abandon()
+        guard exitStatus == nil else { return }
+        Glibc.kill(-pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
+        startReaping()
+    }
+
+    /// SIGTERM to the group, then SIGKILL after `grace` if it is still there.
+    func terminate(grace: TimeAmount = .seconds(2)) {
+        abandon()
+        guard exitStatus == nil else { return }
+        Glibc.kill(-pid, SIGTERM)
+        _ = stdin?.close(mode: .output)
+        killTask = eventLoop.scheduleTask(in: grace) { [self] in kill() }
+        startReaping()
+    }
+
+    // MARK: - I/O
+
+    private func perform(_ actions: [ExtensionSession.Action]) {
+        for action in actions {
+            switch action {
+            case .write(let bytes): write(bytes)
+            case .initialized(let result): onEvent(.initialized(result))
+            case .replied(let id, let reply):
+                // Checked once more when the reply arrives.
+                let footprint = exitStatus == nil ? footprints.footprint(ofProcessGroupLeader: pid) : nil
+                onEvent(.replied(id, reply, footprintBytes: footprint))
+            case .failed(let id, let failure): onEvent(.failed(id, failure))
+            case .stderr(let line): onEvent(.stderr(line))
+            case .stop(let reason):
+                kill()
+                onEvent(.stopped(reason: reason))
+            case .note(let line): onEvent(.note(line))
+            }
+        }
+        if session.runningRequest == nil { stopSampling() }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard let stdin else {
+            // The pipe channel is still registering; the line waits for it.
+            if !stdinFailed { queuedWrites.append(bytes) }
+            return
+        }
+        stdin.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+    }
+
+    private func stdinReady(_ channel: any Channel) {
+        stdin = channel
+        for bytes in queuedWrites { channel.write(ByteBuffer(bytes: bytes), promise: nil) }
+        queuedWrites.removeAll()
+        channel.flush()
+    }
+
+    fileprivate func received(_ buffer: ByteBuffer, from stream: PipeReader.Stream) {
+        let actions = buffer.withUnsafeReadableBytes { bytes in
+            stream == .stdout ? session.receive(stdout: bytes) : session.receive(stderr: bytes)
+        }
+        perform(actions)
+    }
+
+    fileprivate func streamEnded(_ stream: PipeReader.Stream) {
+        if stream == .stderr {
+            perform(session.endOfStderr())
+            return
+        }
+        perform(session.endOfStdout())
+        stdoutDidClose()
+    }
+
+    private func sample() {
+        pollExit()
+        guard exitStatus == nil, session.runningRequest != nil else { return }
+        // The kernel may have killed a child for memory.max while the extension lives on.
+        if let bytes = cgroups?.memoryKill(of: pid) {
+            perform(session.killedForMemory(footprintBytes: bytes))
+            return
+        }
+        guard let bytes = footprints.footprint(ofProcessGroupLeader: pid) else { return }
+        onEvent(.sampled(bytes: bytes))
+    }
+
+    private func stopSampling() {
+        sampler?.cancel()
+        sampler = nil
+    }
+
+    // MARK: - Exit
+
+    /// Checks once, without blocking, whether the process has ended (a crashed parent whose
+    /// child still holds stdout open would otherwise go unnoticed).
+    private func pollExit() {
+        guard exitStatus == nil else { return }
+        var status: CInt = 0
+        if waitpid(pid, &status, WNOHANG) == pid { didExit(ExitStatus(waitStatus: status)) }
+    }
+
+    private func stdoutDidClose() {
+        guard !stdoutClosed else { return }
+        stdoutClosed = true
+        if exitStatus != nil {
+            reportExit()
+        } else {
+            startReaping()
+        }
+    }
+
+    private func startReaping() {
+        guard reapTask == nil, exitStatus == nil else { return }
+        reapTask = eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: .milliseconds(5)) { [self] task in
+            reapAttempts += 1
+            pollExit()
+            if exitStatus != nil {
+                task.cancel()
+            } else if reapAttempts == 400 {
+                // Two seconds after stdout closed and still alive: it will not exit by itself.
+                Glibc.kill(-pid, SIGKILL)
+                Glibc.kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    private func didExit(_ status: ExitStatus) {
+        exitStatus = status
+        reapTask?.cancel()
+        killTask?.cancel()
+        stopSampling()
+        // Whatever the process left behind in its group goes with it — including a child
+        // holding stdout open, so that what the process wrote before exiting arrives first.
+        Glibc.kill(-pid, SIGKILL)
+        if stdoutClosed {
+            reportExit()
+        } else {
+            // A child that left the group can hold stdout open for good; do not wait for it.
+            exitFallback = eventLoop.scheduleTask(in: .milliseconds(100)) { [self] in reportExit() }
+        }
+    }
+
+    private func reportExit() {
+        guard let status = exitStatus, !exitReported else { return }
+        exitReported = true
+        exitFallback?.cancel()
+        _ = stdin?.close()
+        let memoryKill = cgroups?.release(pid)
+        perform(session.exited(status, memoryKillFootprint: memoryKill))
+        table.remove(self)
+        onEvent(.exited(status))
+    }
+}
+
+/// Hands what a pipe delivers to its process.
+private final class PipeReader: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    enum Stream { case stdout, stderr }
+
+    private let process: ProcessPipes
+    private let stream: Stream
+
+    init(process: ProcessPipes, stream: Stream) {
+        self.process = process
+        self.stream = stream
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        process.received(unwrapInboundIn(data), from: stream)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        process.streamEnded(stream)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}

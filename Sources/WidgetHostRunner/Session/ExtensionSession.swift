@@ -1,0 +1,236 @@
+import Foundation
+import WidgetHostCore
+import WidgetHostProtocol
+
+/// One extension process's side of the extension channel, without I/O: it is fed what the
+/// process wrote and how it ended, and answers with what to write and what happened — the
+/// sans-I/O shape of the core, for one process. `initialize` goes first, then one request at
+/// a time; a reply is matched to its request by id and decoded into the core's
+/// `ExtensionReply`. Both faces of the runner drive one session per process: the event-loop
+/// face in the daemon, `ExtensionProcess` for the harness and the doctor.
+///
+/// It never judges time or memory: deadlines and footprints are the core's rules
+/// (`ExtensionLimits.verdict`). It reports what the process did, in the words the core uses.
+public struct ExtensionSession: Sendable {
+    /// The id of the `initialize` request every process hears first (docs/protocol.md).
+    public static let initializeID = JSONRPCID.string("initialize-1")
+
+    public enum Action: Sendable, Hashable {
+        /// Write these bytes to the process's stdin.
+        case write([UInt8])
+        /// The answer to `initialize` (the catalog's question), or why there is none.
+        case initialized(Result<InitializeResult, ExtensionFailure>)
+        case replied(RequestID, ExtensionReply)
+        case failed(RequestID, ExtensionFailure)
+        /// One line the process wrote to stderr, for the log.
+        case stderr(String)
+        /// The process is out of step with the protocol (a reply while nothing was asked):
+        /// stop it, or its next stray line would be charged to the next request.
+        case stop(reason: String)
+        /// Worth a line in the log and nothing more: a message the host ignores, or a line
+        /// that could not be charged to any request.
+        case note(String)
+    }
+
+    private enum InitializeState: Sendable { case notSent, awaited, answered }
+
+    private struct Running: Sendable {
+        var id: RequestID
+        var method: ExtensionMethod
+    }
+
+    /// The limits that shape the channel (the longest line is `max_timeline_bytes + 64 KiB`)
+    /// and judge how the process ended.
+    public let limits: ExtensionLimits
+    private var stdout: LineFramer
+    private var stderr = LineFramer(maxLineBytes: 64 * 1024)
+    private var initialize = InitializeState.notSent
+    private var running: Running?
+    private var reportedOversize = false
+    /// After a protocol error the process is condemned: nothing it says counts any more.
+    private var condemned = false
+    public private(set) var exitStatus: ExitStatus?
+
+    public init(limits: ExtensionLimits) {
+        self.limits = limits
+        stdout = LineFramer(maxLineBytes: Self.maxLineBytes(limits))
+    }
+
+    public static func maxLineBytes(_ limits: ExtensionLimits) -> Int {
+        limits.maxTimelineBytes + 64 * 1024
+    }
+
+    /// The request running now, if any.
+    public var runningRequest: RequestID? { running?.id }
+    public var isAwaitingInitialize: Bool { initialize == .awaited }
+    /// Something was asked and is not answered yet.
+    public var isAwaitingAnswer: Bool { running != nil || initialize == .awaited }
+
+    // MARK: - What the host asks
+
+    /// `initialize`, the first line every process hears.
+    public mutating func start() -> [Action] {
+        precondition(initialize == .notSent, "initialize is sent once per process")
+        initialize = .awaited
+        return [write(.request(id: Self.initializeID, method: ExtensionMethod.initialize.rawValue,
+            params: try? JSONValue(encoding: InitializeParams())))]
+    }
+
+    /// One request; the host sends the next only after this one is answered or given up.
+    public mutating func send(_ id: RequestID, _ call: ExtensionRequest.Call) -> [Action] {
+        precondition(running == nil, "one request at a time: \(running!.id) is still running")
+        let params: JSONValue?
+        switch call {
+        case .placeholder(let value): params = try? JSONValue(encoding: value)
+        case .snapshot(let value): params = try? JSONValue(encoding: value)
+        case .timeline(let value): params = try? JSONValue(encoding: value)
+        }
+        running = Running(id: id, method: call.method)
+        return [write(.request(id: .number(id.value), method: call.method.rawValue, params: params))]
+    }
+
+    /// The host gave up on whatever runs (it is killing the process): nothing the process
+    /// says from now on is charged to anything.
+    public mutating func abandon() {
+        running = nil
+        if initialize == .awaited { initialize = .answered }
+        condemned = true
+    }
+
+    // MARK: - What the process did
+
+    public mutating func receive(stdout bytes: some Sequence<UInt8>) -> [Action] {
+        var actions: [Action] = []
+        for frame in stdout.append(bytes) {
+            switch frame {
+            case .line(let line):
+                guard !condemned else { continue }
+                actions += handle(JSONRPCMessage.parse(line), byteCount: line.count)
+            case .oversized(let count):
+                if !reportedOversize { actions += oversized(count) }
+                reportedOversize = false
+            }
+        }
+        if stdout.isDiscarding, !reportedOversize {
+            // Said as soon as the limit is passed: a flood may never send its newline.
+            reportedOversize = true
+            actions += oversized(stdout.maxLineBytes + 1)
+        }
+        return actions
+    }
+
+    public mutating func receive(stderr bytes: some Sequence<UInt8>) -> [Action] {
+        stderr.append(bytes).map(Self.stderrLine)
+    }
+
+    /// stdout reached its end. An unterminated last line is what a process leaves when it
+    /// dies mid-reply; the exit status says more than the half line would.
+    public mutating func endOfStdout() -> [Action] {
+        guard case .line(let bytes)? = stdout.finish().first else { return [] }
+        return [.stderr("[stdout ended with \(bytes.count) bytes of an unfinished line]")]
+    }
+
+    public mutating func endOfStderr() -> [Action] {
+        stderr.finish().map(Self.stderrLine)
+    }
+
+    /// The process is gone and reaped. Feed everything it wrote first: a reply still in the
+    /// pipe counts. `memoryKillFootprint`: its cgroup says the kernel killed it for memory.
+    public mutating func exited(_ status: ExitStatus, memoryKillFootprint: Int? = nil) -> [Action] {
+        exitStatus = status
+        let limits = limits
+        return failAwaited { limits.verdict(onExit: status.description, before: $0, memoryKillFootprint: memoryKillFootprint) }
+    }
+
+    /// The kernel killed a process in the extension's cgroup for `memory.max` (a child,
+    /// say) while the extension lives on: what is awaited failed for memory.
+    public mutating func killedForMemory(footprintBytes: Int) -> [Action] {
+        guard isAwaitingAnswer else { return [] }
+        return failAwaited { _ in .memoryLimitExceeded(footprintBytes: footprintBytes) }
+    }
+
+    // MARK: - Lines
+
+    private mutating func handle(_ parsed: JSONRPCMessage.Parsed, byteCount: Int) -> [Action] {
+        switch parsed {
+        case .message(.response(let id, let result)):
+            if id == Self.initializeID, initialize == .awaited {
+                initialize = .answered
+                let outcome = ReplyDecoding.initialize(result)
+                guard case .failure(let failure) = outcome else { return [.initialized(outcome)] }
+                return [.initialized(outcome)] + failAwaited { _ in failure }
+            }
+            if let request = running, id == .number(request.id.value) {
+                running = nil
+                switch ReplyDecoding.reply(to: request.method, result: result, byteCount: byteCount) {
+                case .success(let reply): return [.replied(request.id, reply)]
+                case .failure(let failure):
+                    condemned = true
+                    return [.failed(request.id, failure)]
+                }
+            }
+            return outOfStep(id)
+        case .message(.errorResponse(let id, let error)):
+            if initialize == .awaited, id == Self.initializeID || (id == nil && running == nil) {
+                return failAwaited { _ in .protocolError("initialize answered with error \(error.code): \(error.message)") }
+            }
+            if let request = running, id == nil || id == .number(request.id.value) {
+                return failAwaited { method in
+                    .protocolError("\(method.rawValue) answered with error \(error.code): \(error.message)")
+                }
+            }
+            return outOfStep(id)
+        case .message(.request(_, let method, _)), .message(.notification(let method, _)):
+            return [.note("ignored message \"\(method)\" from the extension")]
+        case .invalid(_, let error):
+            guard isAwaitingAnswer else { return [.note("invalid stdout line: \(error.message)")] }
+            return failAwaited { _ in .protocolError("stdout line is not a JSON-RPC message (\(error.message))") }
+        }
+    }
+
+    /// A reply for an id that is not awaited.
+    private mutating func outOfStep(_ id: JSONRPCID?) -> [Action] {
+        let shown = id.map { "\($0)" } ?? "null"
+        if let request = running {
+            return failAwaited { _ in .protocolError("reply for unknown id \(shown); the running request is \(request.id.value)") }
+        }
+        if initialize == .awaited {
+            return failAwaited { _ in .protocolError("reply for unknown id \(shown); initialize is awaited") }
+        }
+        condemned = true
+        return [.stop(reason: "reply with id \(shown) while no request was running; stopping the extension")]
+    }
+
+    private mutating func oversized(_ count: Int) -> [Action] {
+        let sentence = "stdout line longer than max_timeline_bytes + 64 KiB (\(count)+ bytes); reply with one line per message"
+        guard isAwaitingAnswer else { return [.note(sentence)] }
+        return failAwaited { _ in .protocolError(sentence) }
+    }
+
+    /// Fails what is awaited — `initialize`, the running request, or both — each with the
+    /// failure for its method. Nothing the process says afterwards counts.
+    private mutating func failAwaited(_ failure: (ExtensionMethod) -> ExtensionFailure) -> [Action] {
+        var actions: [Action] = []
+        if initialize == .awaited {
+            initialize = .answered
+            actions.append(.initialized(.failure(failure(.initialize))))
+        }
+        if let request = running {
+            running = nil
+            actions.append(.failed(request.id, failure(request.method)))
+        }
+        condemned = true
+        return actions
+    }
+
+    private func write(_ message: JSONRPCMessage) -> Action {
+        .write(Array((try? message.encodedLine()) ?? Data()))
+    }
+
+    private static func stderrLine(_ frame: LineFramer.Frame) -> Action {
+        switch frame {
+        case .line(let bytes): .stderr(String(decoding: bytes, as: UTF8.self))
+        case .oversized(let count): .stderr("[\(count) bytes on one stderr line, not shown]")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import WidgetHostCore
+import WidgetHostProtocol
+
+/// A reply's result as the core takes it: `timeline/get` → a timeline (with the size of its
+/// line, which the core checks against `max_timeline_bytes`), `placeholder/get` and
+/// `snapshot/get` → one entry.
+enum ReplyDecoding {
+    static func reply(
+        to method: ExtensionMethod, result: JSONValue, byteCount: Int
+    ) -> Result<ExtensionReply, ExtensionFailure> {
+        do {
+            switch method {
+            case .timeline: return .success(.timeline(try result.decode(as: TimelinePayload.self), byteCount: byteCount))
+            case .placeholder, .snapshot: return .success(.entry(try result.decode(as: TimelineEntryPayload.self)))
+            case .initialize: return .failure(.protocolError("initialize is answered through the session, not as a reply"))
+            }
+        } catch {
+            return .failure(
+                .protocolError("\(method.rawValue) reply does not match the protocol: \(DecodingFailure.describe(error))"))
+        }
+    }
+
+    static func initialize(_ result: JSONValue) -> Result<InitializeResult, ExtensionFailure> {
+        do {
+            return .success(try result.decode(as: InitializeResult.self))
+        } catch {
+            return .failure(
+                .protocolError("initialize reply does not match the protocol: \(DecodingFailure.describe(error))"))
+        }
+    }
+}
+
+/// A decoding error in one line: which field and what was wrong. The one wording for an
+/// extension's replies and the control socket's parameters.
+public enum DecodingFailure {
+    public static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "the reply" : String(keys.drop(while: { $0 == "." }))
+        }
+        switch decoding {
+        case .keyNotFound(let key, let context):
+            return "\(path(context)) is missing \"\(key.stringValue)\""
+        case .typeMismatch(let type, let context):
+            return "\(path(context)) should be \(type): \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)) is null, expected \(type)"
+        case .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

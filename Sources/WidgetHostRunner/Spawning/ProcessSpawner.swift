@@ -1,0 +1,125 @@
+import CSpawn
+import Foundation
+import WidgetHostBundles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with its own process group and three pipes.
+public struct SpawnedProcess: Sendable {
+    public let pid: pid_t
+    /// Host side of the child's stdin (we write).
+    public let stdinWrite: CInt
+    /// Host side of the child's stdout (we read).
+    public let stdoutRead: CInt
+    /// Host side of the child's stderr (we read).
+    public let stderrRead: CInt
+}
+
+public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let executable: String
+    public let errno: CInt
+
+    public init(executable: String, errno: CInt) {
+        self.executable = executable
+        self.errno = errno
+    }
+
+    public var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+}
+
+/// `posix_spawn` with the settings an extension gets: a new process group (so a kill reaches
+/// its children too), default signal dispositions, no descriptor but its three pipes, and
+/// the launch's environment only (cleared but for what `ExtensionLaunch` put there).
+///
+/// Every extension process of the daemon, the harness and the doctor starts here, after its
+/// `confinement` has had its say: the one place a sandbox is applied before the extension's
+/// own code runs (issue 17).
+public struct ProcessSpawner: Sendable {
+    public var confinement: any LaunchConfinement
+
+    public init(confinement: any LaunchConfinement = Unconfined()) {
+        self.confinement = confinement
+    }
+
+    /// Starts `launch`'s executable, confined.
+    public func spawn(_ launch: ExtensionLaunch) throws(SpawnError) -> SpawnedProcess {
+        var command = SpawnCommand(
+            executable: launch.executable, arguments: [], environment: launch.environment)
+        try confinement.confine(&command, for: launch)
+        return try Self.spawn(
+            executable: command.executable, arguments: command.arguments, environment: command.environment)
+    }
+
+    /// Starts `executable` with exactly `environment`.
+    public static func spawn(
+        executable: String, arguments: [String] = [], environment: [String: String]
+    ) throws(SpawnError) -> SpawnedProcess {
+        var stdinPipe: [CInt] = [-1, -1]
+        var stdoutPipe: [CInt] = [-1, -1]
+        var stderrPipe: [CInt] = [-1, -1]
+        guard makePipe(&stdinPipe) else { throw SpawnError(executable: executable, errno: errno) }
+        guard makePipe(&stdoutPipe) else {
+            let saved = errno
+            closeAll(stdinPipe)
+            throw SpawnError(executable: executable, errno: saved)
+        }
+        guard makePipe(&stderrPipe) else {
+            let saved = errno
+            closeAll(stdinPipe + stdoutPipe)
+            throw SpawnError(executable: executable, errno: saved)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears O_CLOEXEC on the target.
+        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        // And nothing else: a descriptor some library opened without O_CLOEXEC (the control
+        // socket's listener was one) would outlive a killed daemon in its extensions, and a
+        // new daemon would find the socket still "served" by an orphan.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        // The daemon ignores SIGPIPE; the extension must not inherit that.
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        // The child's ends belong to the child now.
+        closeAll([stdinPipe[0], stdoutPipe[1], stderrPipe[1]])
+        guard result == 0 else {
+            closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
+            throw SpawnError(executable: executable, errno: result)
+        }
+        return SpawnedProcess(pid: pid, stdinWrite: stdinPipe[1], stdoutRead: stdoutPipe[0], stderrRead: stderrPipe[0])
+    }
+
+    private static func makePipe(_ fds: inout [CInt]) -> Bool {
+        guard let made = CloseOnExecPipe.make() else { return false }
+        fds = made
+        return true
+    }
+
+    private static func closeAll(_ descriptors: [CInt]) {
+        for descriptor in descriptors where descriptor >= 0 { close(descriptor) }
+    }
+}

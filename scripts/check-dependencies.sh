@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The module graph holds (docs/architecture.md):
+#  1. every module imports only what Package.swift declares for it (nothing arrives through
+#     another module's dependencies);
+#  2. the harness and the doctor never import the daemon;
+#  3. the built `widgethost` CLI links no NIO (NIOPosix), GRDB/SQLite or libsystemd.
+# Run after a build; BIN_PATH overrides `swift build --show-bin-path`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+failed=0
+
+swift package dump-package > .build/package.json
+python3 - .build/package.json <<'PY' || failed=1
+import json, os, re, sys
+
+package = json.load(open(sys.argv[1]))
+# Modules of the toolchain and the system, which need no declaration.
+system = {"Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Glibc", "Musl", "Darwin",
+          "Dispatch", "Synchronization", "Testing", "XCTest", "_Concurrency", "os", "PackageDescription"}
+targets = {t["name"]: t for t in package["targets"]}
+bad = []
+for name, target in sorted(targets.items()):
+    if target["type"] == "system":
+        continue
+    declared = set()
+    for dependency in target["dependencies"]:
+        for kind in ("byName", "target", "product"):
+            if kind in dependency:
+                declared.add(dependency[kind][0])
+    root = target.get("path") or ("Tests/" if target["type"] == "test" else "Sources/") + name
+    imported = {}
+    for directory, _, files in os.walk(root):
+        for file in files:
+            if not file.endswith(".swift"):
+                continue
+            path = os.path.join(directory, file)
+            for number, line in enumerate(open(path, encoding="utf-8"), 1):
+                # At the start of a line: an indented "import" is inside a string (a Python fixture).
+                match = re.match(r"^(?:@testable\s+|@_exported\s+)?import\s+(?:struct\s+|class\s+|enum\s+|func\s+)?(\w+)", line)
+                if match:
+                    imported.setdefault(match.group(1), f"{path}:{number}")
+    for module, place in sorted(imported.items()):
+        if module not in system and module not in declared and module != name:
+            bad.append(f"{place}: {name} imports {module}, which Package.swift does not declare for it; add it to the target's dependencies")
+for line in bad:
+    print(f"error: {line}", file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+
+if grep -rn 'import WidgetHostDaemon' Sources/WidgetHostHarness Sources/WidgetHostDoctor Sources/widgethost; then
+    echo "error: the harness, the doctor and the CLI must not import WidgetHostDaemon (lines above)" >&2
+    failed=1
+fi
+
+bin="${BIN_PATH:-$(swift build --show-bin-path)}/widgethost"
+if [ -x "$bin" ]; then
+    for module in NIOPosix GRDB; do
+        count=$(nm "$bin" 2>/dev/null | grep -c "$module" || true)
+        if [ "$count" -gt 0 ]; then
+            echo "error: $bin contains $count $module symbols; the CLI must not link $module" >&2
+            failed=1
+        fi
+    done
+    if readelf -d "$bin" | grep -E 'NEEDED.*(libsystemd|libsqlite3)'; then
+        echo "error: $bin needs libsystemd or libsqlite3 (lines above)" >&2
+        failed=1
+    fi
+else
+    echo "error: $bin is not built; run swift build first" >&2
+    failed=1
+fi
+
+[ "$failed" -eq 0 ] && echo "dependencies: ok"
+exit "$failed"
