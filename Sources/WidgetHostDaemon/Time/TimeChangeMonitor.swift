@@ -14,18 +14,24 @@ public enum TimeChange: String, Sendable, Hashable, Comparable {
 /// Watches for wall-clock sets (`ClockSetTimer`) and time-zone changes (`TimeZoneWatch`)
 /// and reports them on the runtime's event loop, one report per burst: replacing
 /// `/etc/localtime` is several file events, and an NTP step may come with a zone change.
-/// The descriptors are read on a `DescriptorWatch` thread, which hops to the loop; nothing
-/// here wakes while nothing changes.
+/// The event loop reads both descriptors (`DescriptorChannel`); nothing here wakes while
+/// nothing changes.
+///
+/// Everything but `init`, `start` and `stop` runs on the event loop; that confinement is the
+/// `@unchecked Sendable`.
 public final class TimeChangeMonitor: @unchecked Sendable {
     private let eventLoop: any EventLoop
     private let settle: TimeAmount
     private let minimumJump: TimeInterval
     private let report: ([TimeChange]) -> Void
-    // Read on the watch thread; released by `stop()` once that thread is done.
     private var clockTimer: ClockSetTimer?
     private var zoneWatch: TimeZoneWatch?
-    private var watch: DescriptorWatch?
-    // On the event loop:
+    private var clockChannel: (any Channel)?
+    private var zoneChannel: (any Channel)?
+    /// Set by a clock set: NIO closes the timer's channel after that failed read, and it is
+    /// opened again. After any other failure it stays closed.
+    private var reopenClock = false
+    private var stopped = false
     private var pending: Set<TimeChange> = []
     private var delivery: Scheduled<Void>?
 
@@ -49,57 +55,96 @@ public final class TimeChangeMonitor: @unchecked Sendable {
         zoneWatch = try TimeZoneWatch(localtimePath: localtimePath)
     }
 
-    /// Starts reading the descriptors.
-    public func start() throws {
-        var watched: [DescriptorWatch.Watched] = []
-        if let timer = clockTimer {
-            watched.append(DescriptorWatch.Watched(descriptor: timer.descriptor) { [self] in
-                do {
-                    switch try timer.read() {
-                    case .clockSet(let jump) where abs(jump) >= minimumJump: noted(.clockSet)
-                    case .expired: noted(.clockSet)
-                    default: break
-                    }
-                } catch {
-                    noted(.clockSet)  // re-arming failed; report the set we saw, the next read retries
-                }
-            })
+    /// Starts reading the descriptors on the event loop; succeeds once both are read there.
+    /// Changes from `init` on are seen: the kernel keeps them until the first read.
+    @discardableResult
+    public func start() -> EventLoopFuture<Void> {
+        eventLoop.flatSubmit { [self] in
+            var opened = [openClock()]
+            if let zone = zoneWatch {
+                opened.append(
+                    DescriptorChannel.open(
+                        duplicating: zone.descriptor, on: eventLoop,
+                        onRead: { [self] buffer in
+                            if buffer.withUnsafeReadableBytes({ zone.concernsFile(Array($0)[...]) }) { noted(.timeZone) }
+                        },
+                        onError: { [self] _ in noted(.timeZone) }  // one may have been lost
+                    ).map { [self] channel in zoneChannel = channel })
+            }
+            return EventLoopFuture.andAllSucceed(opened, on: eventLoop)
         }
-        if let zone = zoneWatch {
-            watched.append(DescriptorWatch.Watched(descriptor: zone.descriptor) { [self] in
-                if (try? zone.read()) ?? true { noted(.timeZone) }
-            })
-        }
-        let watch = try DescriptorWatch(watched)
-        watch.start(name: "widgethost.time-changes")
-        self.watch = watch
     }
 
     /// Stops watching and closes the descriptors; nothing is reported afterwards.
     public func stop() {
-        watch?.stop()
-        watch = nil
-        clockTimer = nil
-        zoneWatch = nil
-        eventLoop.execute { [self] in
-            delivery?.cancel()
-            delivery = nil
-            pending = []
+        if eventLoop.inEventLoop {
+            stopOnLoop()
+        } else {
+            try? eventLoop.submit { [self] in stopOnLoop() }.wait()
         }
     }
 
-    /// Called on the watch thread; gathers the burst on the loop and reports it once it settles.
-    private func noted(_ change: TimeChange) {
-        if change == .timeZone { Self.reloadTimeZone() }
-        eventLoop.execute { [self] in
-            pending.insert(change)
-            guard delivery == nil else { return }
-            delivery = eventLoop.scheduleTask(in: settle) { [self] in
-                let changes = pending.sorted()
-                pending = []
-                delivery = nil
-                if !changes.isEmpty { report(changes) }
+    private func stopOnLoop() {
+        stopped = true
+        clockChannel?.close(promise: nil)
+        zoneChannel?.close(promise: nil)
+        clockChannel = nil
+        zoneChannel = nil
+        clockTimer = nil
+        zoneWatch = nil
+        delivery?.cancel()
+        delivery = nil
+        pending = []
+    }
+
+    private func openClock() -> EventLoopFuture<Void> {
+        guard let timer = clockTimer, !stopped else { return eventLoop.makeSucceededVoidFuture() }
+        return DescriptorChannel.open(
+            duplicating: timer.descriptor, on: eventLoop,
+            onRead: { [self] buffer in
+                let expirations = buffer.getInteger(at: buffer.readerIndex, endianness: .host, as: UInt64.self) ?? 0
+                clockRead(bytesRead: buffer.readableBytes, errno: 0, expirations: expirations)
+            },
+            onError: { [self] error in
+                // A clock set is a failed read (ECANCELED), which NIO reports as an error.
+                let code = (error as? IOError)?.errnoCode ?? EIO
+                reopenClock = code == ECANCELED
+                clockRead(bytesRead: -1, errno: code, expirations: 0)
+            },
+            onClose: { [self] in
+                clockChannel = nil
+                if reopenClock, !stopped {
+                    reopenClock = false
+                    openClock().whenFailure { [self] _ in noted(.clockSet) }
+                }
             }
+        ).map { [self] channel in clockChannel = channel }
+    }
+
+    private func clockRead(bytesRead: Int, errno code: Int32, expirations: UInt64) {
+        guard let timer = clockTimer else { return }
+        do {
+            switch try timer.outcome(bytesRead: bytesRead, errno: code, expirations: expirations) {
+            case .clockSet(let jump) where abs(jump) >= minimumJump: noted(.clockSet)
+            case .expired: noted(.clockSet)
+            default: break
+            }
+        } catch {
+            noted(.clockSet)  // re-arming failed or the read did: report the set we may have missed
+        }
+    }
+
+    /// Gathers the burst and reports it once it settles.
+    private func noted(_ change: TimeChange) {
+        guard !stopped else { return }
+        if change == .timeZone { Self.reloadTimeZone() }
+        pending.insert(change)
+        guard delivery == nil else { return }
+        delivery = eventLoop.scheduleTask(in: settle) { [self] in
+            let changes = pending.sorted()
+            pending = []
+            delivery = nil
+            if !changes.isEmpty { report(changes) }
         }
     }
 

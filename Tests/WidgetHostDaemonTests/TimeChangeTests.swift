@@ -16,7 +16,7 @@ import Glibc
 /// needs CAP_SYS_TIME; where the test runner has it, one test sets CLOCK_REALTIME to its
 /// own current value (a jump of microseconds) to make the kernel cancel the timer for real.
 @Suite("Significant time changes", .tags(.process))
-struct SystemdTimeChangeTests {
+struct TimeChangeTests {
     /// Reports from a monitor, collected from its event loop.
     final class Reports: Sendable {
         private let received = Mutex<[[TimeChange]]>([])
@@ -47,7 +47,7 @@ struct SystemdTimeChangeTests {
                 localtimePath: "\(directory)/localtime", watchClock: false, on: group.next(),
                 settle: .milliseconds(50)
             ) { reports.append($0) }
-            try monitor.start()
+            try monitor.start().wait()
         }
 
         deinit {
@@ -194,7 +194,7 @@ struct SystemdTimeChangeTests {
         let monitor = try TimeChangeMonitor(
             localtimePath: "\(directory)/localtime", on: group.next(), settle: .milliseconds(20), minimumJump: 0
         ) { reports.append($0) }
-        try monitor.start()
+        try monitor.start().wait()
         defer { monitor.stop() }
         let timer = try ClockSetTimer()
 
@@ -235,5 +235,14 @@ struct SystemdTimeChangeTests {
         #expect(reload != nil, "no reload after the time zone changed")
         #expect(reload?.budgeted == false)
         #expect(reload?.exemption == "significantTimeChange", "exemption: \(reload?.exemption ?? "none")")
+    }
+}
+
+extension ClockSetTimer {
+    /// Reads the descriptor here, as the event loop would after it polled readable.
+    func read() throws -> ReadOutcome {
+        var expirations: UInt64 = 0
+        let count = withUnsafeMutableBytes(of: &expirations) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        return try outcome(bytesRead: count, errno: count < 0 ? errno : 0, expirations: expirations)
     }
 }
