@@ -13,9 +13,12 @@ enum InitializeProbe {
         let promise = eventLoop.makePromise(of: Result<InitializeResult, ProbeFailure>.self)
         var answered = false
         var process: ExtensionProcess?
+        // Cancelled with the answer: left pending, it woke an idle daemon 5 s after each scan.
+        var deadline: Scheduled<Void>?
         let finish = { (result: Result<InitializeResult, ProbeFailure>) in
             guard !answered else { return }
             answered = true
+            deadline?.cancel()
             process?.terminate(grace: .milliseconds(500))
             promise.succeed(result)
         }
@@ -47,7 +50,7 @@ enum InitializeProbe {
             .request(
                 id: .string("initialize"), method: ExtensionMethod.initialize.rawValue,
                 params: try? JSONValue(encoding: InitializeParams())))
-        eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+        deadline = eventLoop.assumeIsolated().scheduleTask(in: timeout) {
             finish(.failure(ProbeFailure("it did not answer initialize within 5 s")))
             process?.kill()
         }
