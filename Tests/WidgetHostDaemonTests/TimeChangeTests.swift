@@ -238,6 +238,38 @@ struct TimeChangeTests {
     }
 }
 
+extension TimeChangeTests {
+    @Test(
+        "A clock set reaches the core: every widget gets an exempt reload for a significant time change",
+        .enabled(if: maySetClock, "needs CAP_SYS_TIME to set CLOCK_REALTIME"))
+    func daemonReloadsOnClockSet() throws {
+        // minimumClockSet 0: this test's set moves the clock by microseconds only.
+        let fixture = try SystemdDaemonFixture { $0.minimumClockSet = 0 }
+        try fixture.daemon.start()
+        defer {
+            fixture.daemon.stop()
+            try? fixture.daemon.wait()
+            fixture.daemon.shutdownEventLoop()
+        }
+        let client = try TestClient(path: fixture.socketPath)
+        _ = try client.call("subscribe").get()
+        _ = try client.call("addWidget", ["kind": "WellBehavedWidget", "family": "systemSmall"]).get()
+        #expect(client.nextNotice { $0.type == .reloadFinished } != nil)
+
+        // Twice: after the first set the daemon must watch again (NIO closed the timer's channel).
+        for _ in 0..<2 {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            #expect(clock_settime(CLOCK_REALTIME, &now) == 0, "clock_settime: \(String(cString: strerror(errno)))")
+            let reload = client.nextNotice(timeout: 10) { $0.type == .reloadStarted }
+            #expect(reload != nil, "no reload after the clock was set")
+            #expect(reload?.budgeted == false)
+            #expect(reload?.exemption == "significantTimeChange", "exemption: \(reload?.exemption ?? "none")")
+            #expect(client.nextNotice { $0.type == .reloadFinished } != nil)
+        }
+    }
+}
+
 extension ClockSetTimer {
     /// Reads the descriptor here, as the event loop would after it polled readable.
     func read() throws -> ReadOutcome {
