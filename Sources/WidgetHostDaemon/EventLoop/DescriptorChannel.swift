@@ -27,9 +27,8 @@ enum DescriptorChannel {
         onError: @escaping (any Error) -> Void = { _ in }, onClose: @escaping () -> Void = {}
     ) -> EventLoopFuture<any Channel> {
         eventLoop.preconditionInEventLoop()
-        let copy = dup(descriptor)
-        guard copy >= 0 else { return eventLoop.makeFailedFuture(IOError(errnoCode: errno, reason: "dup")) }
-        _ = fcntl(copy, F_SETFD, FD_CLOEXEC)
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { return eventLoop.makeFailedFuture(IOError(errnoCode: errno, reason: "F_DUPFD_CLOEXEC")) }
         let handler = NIOLoopBound(
             DescriptorReader(onRead: onRead, onError: onError, onClose: onClose), eventLoop: eventLoop)
         return NIOPipeBootstrap(group: eventLoop)
