@@ -9,8 +9,8 @@ import Glibc
 ///
 /// A signalfd sees a signal only while it is blocked — otherwise the kernel delivers it to
 /// a thread first. widgethostd blocks them before any thread starts (`block()`), so every
-/// thread inherits the mask, and a mask its parent set (Foundation's `Process` blocks them)
-/// changes nothing. Where threads exist that do not block them (a daemon inside a test
+/// thread inherits the mask, and a parent that started it with them blocked changes
+/// nothing. Where threads exist that do not block them (a daemon inside a test
 /// process), a handler routes one that lands on such a thread to the reading thread, which
 /// blocks them, so it reaches the descriptor all the same.
 final class SignalDescriptor {
