@@ -75,6 +75,8 @@ struct WidgetHostDaemonCommand: ParsableCommand {
             print(report.text)
             throw ExitCode(report.healthy ? 0 : 1)
         }
+        // Still before any thread exists: they all inherit the mask (handleSignals()).
+        Daemon.blockSignals()
 
         _ = LoggingSetup.bootstrap(level: Logger.Level(configuration.logLevel))
         let logger = Logger(label: "widgethostd")

@@ -15,29 +15,37 @@ import Glibc
 /// against the real daemon's socket, with short limits so that each runs in about a second.
 @Suite("Control socket limits", .tags(.process), .serialized)
 struct ControlLimitsTests {
-    @Test("One connection past control.max_connections gets -32000 and is closed; a freed slot is usable again",
+    @Test(
+        "Connections past control.max_connections wait in the listen backlog, each served as soon as one closes; none is refused",
         arguments: [3, 5])
     func maxConnections(limit: Int) throws {
         let daemon = try ControlLimitsDaemon { $0.maxConnections = limit }
         var clients = try (0..<limit).map { _ in try daemon.client() }
         for client in clients { _ = try client.result("status", as: StatusResult.self) }
 
-        let refused = try daemon.client()
-        guard case .message(.errorResponse(nil, let error))? = refused.receive() else {
-            Issue.record("the extra connection was not refused")
-            return
-        }
-        #expect(error.code == JSONRPCError.requestRefusedCode)
-        #expect(error.message == "too many connections (control.max_connections = \(limit)); try again")
-        #expect(closedByPeer(refused.fd, within: 2), "then closed")
+        // Two more connect (the kernel completes the connection) and send their request at once.
+        let waiting = try (0..<2).map { _ in try daemon.client() }
+        for client in waiting { client.send(raw: #"{"jsonrpc":"2.0","id":1,"method":"status"}"#) }
+        #expect(!hasInput(waiting[0].fd, within: 0.3) && !hasInput(waiting[1].fd, within: 0), "served past the limit")
 
-        clients.removeFirst()  // closes one
-        // The daemon notices the close on its own loop; until then the next one may be refused.
-        let answered = try waitUntil(timeout: 3) {
-            let next = try daemon.client()
-            return !closedByPeer(next.fd, within: 0.2) && (try? next.result("status", as: StatusResult.self)) != nil
-        }
-        #expect(answered, "a slot freed by a closed connection is given to the next client")
+        // One closes: the first waiting connection is accepted and answered; the other waits on.
+        clients.removeFirst()
+        #expect(hasInput(waiting[0].fd, within: 2), "not served after a connection closed")
+        #expect(Self.isStatusReply(waiting[0].receive()))
+        #expect(!hasInput(waiting[1].fd, within: 0.3), "two served for one closed")
+        #expect(throws: Never.self) { try waiting[0].result("status", as: StatusResult.self) }
+
+        clients.removeFirst()
+        #expect(hasInput(waiting[1].fd, within: 2), "not served after a second connection closed")
+        #expect(Self.isStatusReply(waiting[1].receive()))
+        // The connections served all along were never disturbed.
+        for client in clients { #expect(throws: Never.self) { try client.result("status", as: StatusResult.self) } }
+    }
+
+    /// A successful reply to request 1 (not an error, not the end of the connection).
+    static func isStatusReply(_ message: JSONRPCMessage.Parsed?) -> Bool {
+        guard case .message(.response(.number(1), let result))? = message else { return false }
+        return (try? result.decode(as: StatusResult.self)) != nil
     }
 
     @Test("A connection with no line for control.idle_timeout is closed; a busy one and a subscriber stay")
@@ -94,6 +102,12 @@ struct ControlLimitsTests {
         #expect(ids == Array(1...count), "every request answered once, in order")
         #expect(try waitUntil(timeout: 5) { writer.isDone })
     }
+}
+
+/// Whether `fd` has something to read (a line or the end) within `seconds`.
+func hasInput(_ fd: CInt, within seconds: TimeInterval) -> Bool {
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, Int32(seconds * 1000)) == 1
 }
 
 /// Whether the other end closed `fd` (EOF) within `seconds`, without consuming anything

@@ -178,7 +178,7 @@ final class SystemdDaemonFixture: @unchecked Sendable {
     var socketPath: String { daemon.options.control.socketPath }
     var localtimePath: String { daemon.options.localtimePath }
 
-    init() throws {
+    init(configure: (inout DaemonOptions) -> Void = { _ in }) throws {
         directory = try makeShortTemporaryDirectory()
         let bundle = "\(directory)/plugins/WellBehaved.appex"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
@@ -199,6 +199,7 @@ final class SystemdDaemonFixture: @unchecked Sendable {
             statePath: "\(directory)/state")
         options.bootIDPath = "\(directory)/boot_id"
         options.localtimePath = "\(directory)/etc/localtime"
+        configure(&options)
         var logger = Logger(label: "widgethostd-systemd-test")
         logger.logLevel = .critical
         daemon = try Daemon(options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { BundleScan(bundles: found) })

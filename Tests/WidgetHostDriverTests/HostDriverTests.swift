@@ -75,7 +75,7 @@ struct HostDriverTests {
     @Test("Effects run in order: the request goes to the runner, notices to the sink, records to the store")
     func effects() throws {
         let (driver, clock, runner, sink, store) = make()
-        let reply = driver.handle(.widgetAdded(WidgetRequest(kind: "K", family: .systemSmall)))
+        let reply = driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall)))
         guard case .widgetAdded(let added)? = reply else { Issue.record("\(String(describing: reply))"); return }
         #expect(runner.sent.map(\.call.method) == [.placeholder])
         #expect(sink.notices.first?.type == .widgetAdded)
@@ -88,7 +88,7 @@ struct HostDriverTests {
     func queued() {
         let (driver, _, runner, sink, _) = make()
         runner.failAtOnce = true
-        driver.handle(.widgetAdded(WidgetRequest(kind: "K", family: .systemSmall)))
+        driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall)))
         #expect(runner.reportsDuringSend.allSatisfy { $0 == nil }, "queued, so no reply from inside")
         #expect(!runner.reportsDuringSend.isEmpty)
         // The queued failure was handled: the core knows the request failed.
@@ -98,7 +98,7 @@ struct HostDriverTests {
     @Test("Advancing handles each deadline at its own instant, and waits for a running request without polling")
     func advance() throws {
         let (driver, clock, runner, _, _) = make()
-        driver.handle(.widgetAdded(WidgetRequest(kind: "K", family: .systemSmall)))
+        driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall)))
         // The placeholder and the first timeline are answered.
         while let request = runner.sent.last, runner.running.contains(request.id) { runner.reply(request, at: clock) }
         let target = Self.start + 6 * 3600
@@ -125,7 +125,7 @@ struct HostDriverTests {
     @Test("A kill at the request's deadline also lets the advance go on")
     func advancePastTimeout() {
         let (driver, clock, runner, _, _) = make()
-        driver.handle(.widgetAdded(WidgetRequest(kind: "K", family: .systemSmall)))
+        driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall)))
         #expect(runner.hasRunningRequest)
         var handled: Int?
         driver.advance(clock, to: Self.start + 60) { handled = $0 }

@@ -15,7 +15,6 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private var framer: LineFramer
     private var peer: Peer?
     private var subscription: Int?
-    private var counted = false
 
     init(server: ControlServer) {
         self.server = server
@@ -23,15 +22,6 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard server.connectionOpened() else {
-            let error = JSONRPCError(
-                code: JSONRPCError.requestRefusedCode,
-                message: "too many connections (control.max_connections = \(server.settings.maxConnections)); try again")
-            write(.errorResponse(id: nil, error: error), context: context)
-            context.close(promise: nil)
-            return
-        }
-        counted = true
         // On the channel's own loop the option is read synchronously, before any request.
         Self.peerCredentials(of: context.channel)?.assumeIsolated().whenSuccess { [weak self] peer in self?.peer = peer }
         context.fireChannelActive()
@@ -40,8 +30,6 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if let subscription { server.runtime.unsubscribe(subscription) }
         subscription = nil
-        if counted { server.connectionClosed() }
-        counted = false
         context.fireChannelInactive()
     }
 

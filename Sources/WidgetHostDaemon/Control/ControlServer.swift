@@ -29,7 +29,6 @@ final class ControlServer: @unchecked Sendable {
     let logger: Logger
     let rescan: () -> EventLoopFuture<ExtensionsResult>
     private var channel: (any Channel)?
-    private(set) var openConnections = 0
     /// True when this process created the socket file (and so removes it on exit).
     private var ownsSocketFile = false
 
@@ -73,6 +72,13 @@ final class ControlServer: @unchecked Sendable {
     private func bootstrap() -> ServerBootstrap {
         ServerBootstrap(group: runtime.eventLoop)
             .serverChannelOption(.backlog, value: 256)
+            // control.max_connections: one accept per read, none while at the limit.
+            .serverChannelOption(.maxMessagesPerRead, value: 1)
+            .serverChannelInitializer { [settings] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ConnectionLimit(limit: settings.maxConnections))
+                }
+            }
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = ControlConnectionHandler(server: self)
@@ -100,16 +106,5 @@ final class ControlServer: @unchecked Sendable {
             }
         }
         return result == 0 ? 0 : errno
-    }
-
-    // Connection bookkeeping (on the loop).
-    func connectionOpened() -> Bool {
-        guard openConnections < settings.maxConnections else { return false }
-        openConnections += 1
-        return true
-    }
-
-    func connectionClosed() {
-        openConnections -= 1
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import WidgetHostConfiguration
 import WidgetHostRunner
 #if canImport(Glibc)
 import Glibc

@@ -16,9 +16,12 @@ extension ProcessPipes {
         let promise = eventLoop.makePromise(of: Result<[WidgetDescriptor], InitializeProbe.Failure>.self)
         var answered = false
         var process: ProcessPipes?
+        // Cancelled with the answer: left pending, it woke an idle daemon 5 s after each scan.
+        var deadline: Scheduled<Void>?
         let finish = { (result: Result<[WidgetDescriptor], InitializeProbe.Failure>) in
             guard !answered else { return }
             answered = true
+            deadline?.cancel()
             process?.terminate(grace: .milliseconds(500))
             promise.succeed(result)
         }
@@ -33,7 +36,7 @@ extension ProcessPipes {
             return eventLoop.makeSucceededFuture(.failure(.notStarted(error.description)))
         }
         let timeout = TimeAmount.nanoseconds(Int64(InitializeProbe.timeout * 1_000_000_000))
-        eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+        deadline = eventLoop.assumeIsolated().scheduleTask(in: timeout) {
             finish(.failure(.failed(.timedOut(elapsed: InitializeProbe.timeout))))
             process?.kill()
         }

@@ -25,6 +25,9 @@ public struct DaemonOptions: Sendable {
     public var listenDescriptor: CInt?
     /// The time-zone file watched for significant time changes (a test points this at its own file).
     public var localtimePath = "/etc/localtime"
+    /// The smallest clock set, in seconds either way, that is a significant time change (a
+    /// test sets 0: it sets the clock to its own time).
+    public var minimumClockSet: TimeInterval = 1
     /// `--virtual-clock START`: run on a virtual clock from START, advanced by the `clock` method.
     public var virtualClockStart: Date?
     /// `limits.cgroup`. Off unless the config says otherwise: `auto` moves the daemon's own
@@ -54,8 +57,11 @@ public final class Daemon: @unchecked Sendable {
     private var server: ControlServer?
     private let scanBundles: @Sendable () -> BundleScan
     private let stopped: EventLoopPromise<Void>
-    /// READY/STATUS/RELOADING/STOPPING, the watchdog and the time-change watches.
+    /// READY/STATUS/RELOADING/STOPPING and the watchdog.
     let systemd: SystemdService
+    // On the event loop, from start() (handleSignals()) to stop():
+    private var timeChanges: TimeChangeMonitor?
+    private var signals: SignalWatch?
 
     /// Loads the persisted state from `store` (refusing an unreadable or newer one) and
     /// prepares everything; nothing runs until `start()`.
@@ -113,7 +119,12 @@ public final class Daemon: @unchecked Sendable {
                     } catch {
                         return self.eventLoop.makeFailedFuture(error)
                     }
-                }.map { self.systemd.ready(runtime: self.runtime, localtimePath: self.options.localtimePath) }
+                }.flatMap {
+                    TimeChangeMonitor.significantTimeChanges(
+                        for: self.runtime, localtimePath: self.options.localtimePath,
+                        minimumJump: self.options.minimumClockSet, logger: self.logger
+                    ).map { self.timeChanges = $0 }
+                }.map { self.systemd.ready(runtime: self.runtime) }
             }.wait()
         } catch {
             systemd.notifier.failed(error)
@@ -154,9 +165,24 @@ public final class Daemon: @unchecked Sendable {
         return rescan().always { [self] _ in systemd.reloaded(status: runtime.statusLine) }
     }
 
-    /// SIGTERM and SIGINT stop the daemon, SIGHUP reloads it. Call after `start()`.
+    /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread and every thread it starts.
+    /// widgethostd calls it before any thread exists, so that all of them stay pending for
+    /// `handleSignals()`, whatever mask its parent gave it, and none is lost before.
+    public static func blockSignals() {
+        SignalDescriptor.block()
+    }
+
+    /// SIGTERM and SIGINT stop the daemon, SIGHUP reloads it; read on the event loop from a
+    /// signalfd. Call after `start()`; returns once they are watched.
     public func handleSignals() {
-        systemd.handleSignals(on: eventLoop, stop: { self.stop() }, reload: { _ = self.reload() })
+        do {
+            try eventLoop.flatSubmit { [self] in
+                SignalWatch.start(on: eventLoop, logger: logger, stop: { self.stop() }, reload: { _ = self.reload() })
+                    .map { self.signals = $0 }
+            }.wait()
+        } catch {
+            logger.error("cannot watch for signals (\(error)); stop widgethostd with SIGKILL")
+        }
     }
 
     /// Blocks until `stop()`.
@@ -168,6 +194,10 @@ public final class Daemon: @unchecked Sendable {
     public func stop() {
         eventLoop.execute { [self] in
             systemd.stopping()
+            timeChanges?.stop()
+            timeChanges = nil
+            signals?.close()
+            signals = nil
             server?.close()
             runtime.shutdown().whenComplete { _ in
                 self.systemd.stopped()

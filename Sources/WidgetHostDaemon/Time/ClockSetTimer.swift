@@ -5,7 +5,8 @@ import Foundation
 /// opposed to running: a `timerfd` on `CLOCK_REALTIME`, armed at the end of time with
 /// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`. It never expires; when the clock is set,
 /// the pending read fails with `ECANCELED`, and the timer must be armed again. (The same
-/// trick systemd uses for its own calendar timers.)
+/// trick systemd uses for its own calendar timers.) The event loop reads it
+/// (`DescriptorChannel`); `outcome` says what each read meant.
 final class ClockSetTimer {
     /// What one read of the timer meant.
     enum ReadOutcome: Equatable {
@@ -55,11 +56,10 @@ final class ClockSetTimer {
         return current.it_value.tv_sec != 0 || current.it_value.tv_nsec != 0
     }
 
-    /// Reads the descriptor after it polled readable, re-arming it when needed.
-    func read() throws -> ReadOutcome {
-        var expirations: UInt64 = 0
-        let count = withUnsafeMutableBytes(of: &expirations) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        var outcome = try Self.interpret(bytesRead: count, errno: count < 0 ? errno : 0, expirations: expirations)
+    /// What one read of the descriptor meant — `bytesRead` 8 with `expirations`, or -1 with
+    /// `errno` — with the jump of a clock set measured; re-arms the timer when needed.
+    func outcome(bytesRead: Int, errno code: Int32, expirations: UInt64) throws -> ReadOutcome {
+        var outcome = try Self.interpret(bytesRead: bytesRead, errno: code, expirations: expirations)
         if case .clockSet = outcome { outcome = .clockSet(jump: Self.wallClockOffset() - offsetAtArm) }
         if outcome != .nothing { try arm() }
         return outcome

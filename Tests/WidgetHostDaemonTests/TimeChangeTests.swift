@@ -16,7 +16,7 @@ import Glibc
 /// needs CAP_SYS_TIME; where the test runner has it, one test sets CLOCK_REALTIME to its
 /// own current value (a jump of microseconds) to make the kernel cancel the timer for real.
 @Suite("Significant time changes", .tags(.process))
-struct SystemdTimeChangeTests {
+struct TimeChangeTests {
     /// Reports from a monitor, collected from its event loop.
     final class Reports: Sendable {
         private let received = Mutex<[[TimeChange]]>([])
@@ -47,7 +47,7 @@ struct SystemdTimeChangeTests {
                 localtimePath: "\(directory)/localtime", watchClock: false, on: group.next(),
                 settle: .milliseconds(50)
             ) { reports.append($0) }
-            try monitor.start()
+            try monitor.start().wait()
         }
 
         deinit {
@@ -194,7 +194,7 @@ struct SystemdTimeChangeTests {
         let monitor = try TimeChangeMonitor(
             localtimePath: "\(directory)/localtime", on: group.next(), settle: .milliseconds(20), minimumJump: 0
         ) { reports.append($0) }
-        try monitor.start()
+        try monitor.start().wait()
         defer { monitor.stop() }
         let timer = try ClockSetTimer()
 
@@ -234,5 +234,45 @@ struct SystemdTimeChangeTests {
         let reload = client.nextNotice(timeout: 10) { $0.type == .reloadStarted }
         #expect(reload != nil, "no reload after the time zone changed")
         #expect(reload?.charge == .exempt(.significantTimeChange), "charge: \(String(describing: reload?.charge))")
+    }
+}
+
+extension TimeChangeTests {
+    @Test(
+        "A clock set reaches the core: every widget gets an exempt reload for a significant time change",
+        .enabled(if: maySetClock, "needs CAP_SYS_TIME to set CLOCK_REALTIME"))
+    func daemonReloadsOnClockSet() throws {
+        // minimumClockSet 0: this test's set moves the clock by microseconds only.
+        let fixture = try SystemdDaemonFixture { $0.minimumClockSet = 0 }
+        try fixture.daemon.start()
+        defer {
+            fixture.daemon.stop()
+            try? fixture.daemon.wait()
+            fixture.daemon.shutdownEventLoop()
+        }
+        let client = try TestClient(path: fixture.socketPath)
+        _ = try client.call("subscribe").get()
+        _ = try client.call("addWidget", ["kind": "WellBehavedWidget", "family": "systemSmall"]).get()
+        #expect(client.nextNotice { $0.type == .reloadFinished } != nil)
+
+        // Twice: after the first set the daemon must watch again (NIO closed the timer's channel).
+        for _ in 0..<2 {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            #expect(clock_settime(CLOCK_REALTIME, &now) == 0, "clock_settime: \(String(cString: strerror(errno)))")
+            let reload = client.nextNotice(timeout: 10) { $0.type == .reloadStarted }
+            #expect(reload != nil, "no reload after the clock was set")
+            #expect(reload?.charge == .exempt(.significantTimeChange), "charge: \(String(describing: reload?.charge))")
+            #expect(client.nextNotice { $0.type == .reloadFinished } != nil)
+        }
+    }
+}
+
+extension ClockSetTimer {
+    /// Reads the descriptor here, as the event loop would after it polled readable.
+    func read() throws -> ReadOutcome {
+        var expirations: UInt64 = 0
+        let count = withUnsafeMutableBytes(of: &expirations) { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        return try outcome(bytesRead: count, errno: count < 0 ? errno : 0, expirations: expirations)
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// Notices the system time zone changing: an inotify watch on the directory that holds
 /// `/etc/localtime` (the link itself is replaced — `timedatectl set-timezone` renames a new
 /// symlink over it, `ln -sf` unlinks and recreates it — so a watch on the file would be lost
-/// with the old inode). Events for other names in the directory are ignored.
+/// with the old inode). Events for other names in the directory are ignored. The event loop
+/// reads the descriptor (`DescriptorChannel`).
 final class TimeZoneWatch {
     static let events: UInt32 = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE)
 
@@ -32,21 +33,10 @@ final class TimeZoneWatch {
         close(descriptor)
     }
 
-    /// Reads every pending event; true when one of them concerns the zone file (or the
-    /// kernel's queue overflowed, so one may have been lost).
-    func read() throws -> Bool {
-        var changed = false
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EAGAIN { return changed }
-                if errno == EINTR { continue }
-                throw TimeWatchError.current("read(inotify)")
-            }
-            if count == 0 { return changed }
-            changed = Self.concernsFile(named: name, events: buffer[0..<count]) || changed
-        }
+    /// True when a read of the descriptor holds an event for the zone file (or a queue
+    /// overflow, so that one may have been lost).
+    func concernsFile(_ events: ArraySlice<UInt8>) -> Bool {
+        Self.concernsFile(named: name, events: events)
     }
 
     /// One inotify event (the fixed part of `struct inotify_event` and its name).
