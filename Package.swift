@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        .library(name: "SwiftUI", targets: ["SwiftUI"]),
         .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
         .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
         .library(name: "WidgetHostClient", targets: ["WidgetHostClient"]),
@@ -30,8 +31,11 @@ let package = Package(
         .target(name: "WidgetHostProtocol", swiftSettings: strict),
         // A small blocking JSON-RPC client for the control socket (the CLI and WidgetCenter).
         .target(name: "WidgetHostClient", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
+        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
-        .target(name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient"], swiftSettings: strict),
+        .target(
+            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI"], swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
             name: "WidgetHostCore",
@@ -194,6 +198,13 @@ let package = Package(
         .testTarget(
             name: "WidgetHostProtocolTests",
             dependencies: ["WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        // The SwiftUI subset: every view and modifier archived, the seeds' view code compiled as fixtures.
+        .testTarget(
+            name: "SwiftUITests",
+            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol"],
+            exclude: ["Seeds/README.md"],
             swiftSettings: strict
         ),
         .testTarget(

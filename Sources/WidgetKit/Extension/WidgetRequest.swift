@@ -55,7 +55,9 @@ struct WidgetRequest {
         case .initialize, .placeholder:
             break
         }
-        return WidgetRequest(definition: definition, context: TimelineProviderContext(family: family, isPreview: isPreview))
+        var context = TimelineProviderContext(family: family, isPreview: isPreview)
+        context.viewEnvironment = try RequestEnvironment.parse(fields["environment"])
+        return WidgetRequest(definition: definition, context: context)
     }
 
     private static func string(
