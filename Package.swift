@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         .library(name: "SwiftUI", targets: ["SwiftUI"]),
+        .library(name: "WidgetHostRendering", targets: ["WidgetHostRendering"]),
         .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
         .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
         .library(name: "WidgetHostClient", targets: ["WidgetHostClient"]),
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "WidgetHostClient", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
         .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // Archives to HTML+CSS at each family's size, deterministically (Foundation only, so the CLI links it).
+        .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
         .target(
             name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI"], swiftSettings: strict),
