@@ -210,6 +210,13 @@ let package = Package(
             exclude: ["Seeds/README.md"],
             swiftSettings: strict
         ),
+        // Archive → HTML golden files for every view and modifier, escaping, device sizes, PNG through Chromium.
+        .testTarget(
+            name: "WidgetHostRenderingTests",
+            dependencies: ["WidgetHostRendering", "SwiftUI", "WidgetKit", "WidgetHostProtocol"],
+            exclude: ["Goldens"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WidgetKitTests",
             dependencies: ["WidgetKit", "WidgetHostProtocol"],

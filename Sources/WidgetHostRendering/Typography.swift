@@ -33,13 +33,13 @@ enum Typography {
         }
     }
 
-    static let defaultFamily = #"system-ui,-apple-system,"SF Pro Text","Inter","Helvetica Neue","DejaVu Sans",Arial,sans-serif"#
+    static let defaultFamily = #"system-ui,-apple-system,'SF Pro Text','Inter','Helvetica Neue','DejaVu Sans',Arial,sans-serif"#
 
     static func family(_ design: String?) -> String? {
         switch design {
-        case "rounded": #"ui-rounded,"SF Pro Rounded","Nunito","Varela Round",system-ui,sans-serif"#
-        case "serif": #"ui-serif,"New York",Georgia,"DejaVu Serif",serif"#
-        case "monospaced": #"ui-monospace,"SF Mono",Menlo,"DejaVu Sans Mono",monospace"#
+        case "rounded": #"ui-rounded,'SF Pro Rounded','Nunito','Varela Round',system-ui,sans-serif"#
+        case "serif": #"ui-serif,'New York',Georgia,'DejaVu Serif',serif"#
+        case "monospaced": #"ui-monospace,'SF Mono',Menlo,'DejaVu Sans Mono',monospace"#
         default: nil
         }
     }
