@@ -88,8 +88,8 @@ let package = Package(
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostDoctor",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostDoctor", "WidgetHostCore",
+                "WidgetHostRendering", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
