@@ -97,7 +97,7 @@ let package = Package(
         // Example extensions, each a bundle directory under Examples/ (see `make plugins`).
         .executableTarget(
             name: "BirthdayRemindersWidget",
-            dependencies: ["WidgetKit", "BirthdayRemindersShared"],
+            dependencies: ["WidgetKit", "SwiftUI", "BirthdayRemindersShared"],
             path: "Examples/BirthdayReminders.appex/Sources/Widget",
             swiftSettings: strict
         ),
@@ -132,7 +132,7 @@ let package = Package(
         ),
         .target(
             name: "W8TrackrShared",
-            dependencies: ["WidgetKit"],
+            dependencies: ["WidgetKit", "SwiftUI"],
             path: "Examples/W8Trackr.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -152,7 +152,7 @@ let package = Package(
         ),
         .target(
             name: "LucidPalShared",
-            dependencies: ["WidgetKit"],
+            dependencies: ["WidgetKit", "SwiftUI"],
             path: "Examples/LucidPal.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -172,7 +172,7 @@ let package = Package(
         ),
         .target(
             name: "WidgyShared",
-            dependencies: ["WidgetKit"],
+            dependencies: ["WidgetKit", "SwiftUI"],
             path: "Examples/Widgy.appex/Sources/Shared",
             swiftSettings: strict
         ),

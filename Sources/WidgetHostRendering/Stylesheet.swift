@@ -40,7 +40,7 @@ public enum Stylesheet {
 .wh-bar-thin{height:4px;border-radius:2px}
 .wh-bar-fill{position:absolute;left:0;top:0;bottom:0;border-radius:inherit}
 .wh-bar-marker{position:absolute;top:-2px;width:8px;height:8px;margin-left:-4px;border-radius:50%;background:currentColor}
-.wh-unknown,.wh-redact{color:transparent!important;background:rgba(128,128,128,.3)!important;border-radius:4px}
+.wh-unknown,.wh-redact,.wh-redact *{color:transparent!important;background:rgba(128,128,128,.3)!important;border-radius:4px}
 .wh-unknown{min-width:24px;min-height:12px}
 .wh-redact svg,.wh-redact img,.wh-redact .wh-ring{visibility:hidden}
 .wh-invalidatable{}
