@@ -152,12 +152,16 @@ struct NodeWriter {
     // MARK: Text
 
     private mutating func writeText(_ runs: [ArchiveTextRun], item: String, _ context: RenderContext) {
-        out += "<span class=\"wh-text\(context.redacted ? " wh-redact" : "")\" style=\"\(item)\">"
-        for run in runs { writeRun(run, context) }
+        // Styles all runs share go on the text itself, so that its line clamp's ellipsis
+        // has the text's font and colour.
+        let styles = runs.map { runStyle($0, context) }
+        let shared = styles.first.flatMap { first in styles.allSatisfy { $0 == first } ? first : nil } ?? ""
+        out += "<span class=\"wh-text\(context.redacted ? " wh-redact" : "")\" style=\"\(item)\(shared)\">"
+        for (run, style) in zip(runs, styles) { writeRun(run, style: shared.isEmpty ? style : "", context) }
         out += "</span>"
     }
 
-    private mutating func writeRun(_ run: ArchiveTextRun, _ context: RenderContext) {
+    private func runStyle(_ run: ArchiveTextRun, _ context: RenderContext) -> String {
         var style = ""
         if let font = run.font { style += Typography.css(font) + ";" }
         if let weight = Typography.weight(run.fontWeight) { style += "font-weight:\(weight);" }
@@ -167,6 +171,10 @@ struct NodeWriter {
             style += "text-decoration:\(run.underline == true ? "underline " : "")\(run.strikethrough == true ? "line-through" : "");"
         }
         if let foreground = run.foreground { style += "color:\(context.color(foreground));" }
+        return style
+    }
+
+    private mutating func writeRun(_ run: ArchiveTextRun, style: String, _ context: RenderContext) {
         let open = style.isEmpty ? "<span>" : "<span style=\"\(style)\">"
         switch run.content {
         case .string(let text):

@@ -24,7 +24,7 @@ struct RenderContext {
     func itemStyle(_ flexibility: Flexibility) -> String {
         switch axis {
         case .vertical, nil:
-            var style = flexibility.vertical ? "flex:1 1 0;min-height:0;" : "flex:0 1 auto;min-height:0;"
+            var style = flexibility.vertical ? "flex:1 1 0;min-height:0;" : "flex:0 0 auto;"
             if flexibility.horizontal { style += "align-self:stretch;" }
             return style
         case .horizontal:
