@@ -191,6 +191,13 @@ let package = Package(
             path: "Benchmarks/Sources/BenchExtension",
             swiftSettings: strict
         ),
+        // Rendering a systemLarge archive to HTML (target: under 1 ms), archiving and decoding it.
+        .executableTarget(
+            name: "widgethost-bench-render",
+            dependencies: ["WidgetHostRendering", "WidgetHostProtocol", "WidgetKit", "SwiftUI"],
+            path: "Benchmarks/Sources/BenchRender",
+            swiftSettings: strict
+        ),
         // The control-throughput floor: a minimal Unix-socket line echo.
         .executableTarget(
             name: "widgethost-bench-echo",
