@@ -37,7 +37,7 @@ enum EventText {
             if let duration = notice.durationMs { parts.append(Text.milliseconds(duration)) }
             if let footprint = notice.footprintBytes { parts.append(Text.mebibytes(footprint)) }
         case .entryChanged, .snapshotReceived:
-            if let entry = notice.entry { parts.append(Text.truncated(Text.json(entry.content), to: 80)) }
+            if let entry = notice.entry { parts.append(Text.truncated(EntrySummary.text(entry), to: 80)) }
         case .diagnostic:
             if let diagnostic = notice.diagnostic {
                 parts.append("\(diagnostic.severity.rawValue) \(diagnostic.code): \(diagnostic.message)")
