@@ -27,3 +27,53 @@ import WidgetHostRendering
         #expect(ChromiumScreenshot.Failure.notInstalled.description.contains("apt-get install chromium"))
     }
 }
+
+/// The page's script keeps date-relative text counting in a real browser, with the same
+/// arithmetic as the renderer: after a few (virtual) seconds, a timer and a relative date
+/// read what the renderer would have written for that later instant.
+@Suite struct LiveScriptTests {
+    @Test func timersCountInChromium() throws {
+        let chromium = try #require(ChromiumScreenshot.executable(), "chromium is not installed (make test-deps)")
+        let at = GoldenCase.instant
+        let archive = ViewArchive(
+            family: .systemSmall,
+            root: ViewNode(
+                .vstack(
+                    alignment: "center", spacing: nil,
+                    children: [
+                        ViewNode(.text([ArchiveTextRun(.timer(start: at - 60, end: at + 3661, countsDown: true, showsHours: true))])),
+                        ViewNode(.text([ArchiveTextRun(.date(at + 8580, style: .relative))])),
+                    ])))
+        let widget = WidgetRenderer.render(archive, options: RenderOptions(at: at))
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID()).html")
+        defer { try? FileManager.default.removeItem(at: page) }
+        try Data(HTMLPage.single(widget, title: "live").utf8).write(to: page)
+
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("live-profile-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3500", "--user-data-dir=\(profile.path)",
+            "--dump-dom", page.absoluteString,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        func text(_ style: String) -> String? {
+            guard let start = dom.range(of: "data-wh-style=\"\(style)\"") else { return nil }
+            let rest = dom[start.upperBound...]
+            guard let open = rest.firstIndex(of: ">"), let close = rest[open...].firstIndex(of: "<") else { return nil }
+            return String(rest[rest.index(after: open)..<close])
+        }
+        // Rendered for `at`: 1:01:01 and "2 hours, 23 minutes"; a few seconds later:
+        let timer = try #require(text("timerInterval"))
+        #expect(timer != "1:01:01", "the timer did not count")
+        #expect(["1:00:59", "1:00:58", "1:00:57", "1:00:56"].contains(timer), "\(timer)")
+        #expect(text("relative") == "2 hours, 22 minutes")
+    }
+}
