@@ -87,6 +87,20 @@ import WidgetHostProtocol
         #expect(styled.map(\.font?.style) == ["title", "caption"])
     }
 
+    @Test func nonFiniteLengthsAreDroppedNotFatal() throws {
+        let zero = 0.0
+        let view = VStack(spacing: zero / zero) {
+            Text("x").padding(zero / zero).frame(width: 1 / zero, height: zero / zero).cornerRadius(zero / zero)
+            Spacer(minLength: -1 / zero)
+            Gauge(value: zero / zero) { Text("g") }
+            ProgressView(value: 1.0, total: zero)
+            RoundedRectangle(cornerRadius: zero / zero).stroke(.red, lineWidth: zero / zero)
+            Text("y").font(.system(size: zero / zero)).minimumScaleFactor(zero / zero).aspectRatio(zero / zero, contentMode: .fit)
+        }
+        let archived = ViewArchive(family: .systemSmall, root: archive(view))
+        #expect(try WireCoding.decode(ViewArchive.self, from: WireCoding.encode(archived)) == archived)
+    }
+
     @Test func everyArchiveSurvivesJSON() throws {
         let view = VStack { Twelve(); Branches(flag: true, name: "x"); ReadsEnvironment() }
         let archived = ViewArchive(family: .systemLarge, root: archive(view))

@@ -51,7 +51,7 @@ extension View {
     }
 
     public func cornerRadius(_ radius: CGFloat, antialiased: Bool = true) -> some View {
-        _modifier(.clipShape(ArchiveShape(type: "roundedRectangle", cornerRadius: Double(radius))))
+        _modifier(.clipShape(ArchiveShape(type: "roundedRectangle", cornerRadius: finite(radius) ?? 0)))
     }
 
     public func opacity(_ opacity: Double) -> some View {

@@ -13,7 +13,7 @@ extension View {
 
     /// How far text may shrink to fit before it is truncated.
     public func minimumScaleFactor(_ factor: CGFloat) -> some View {
-        _modifier(.minimumScaleFactor(min(1, max(0.01, Double(factor)))))
+        _modifier(.minimumScaleFactor(min(1, max(0.01, finite(factor) ?? 1))))
     }
 
     public func multilineTextAlignment(_ alignment: TextAlignment) -> some View {

@@ -41,7 +41,7 @@ public struct Font: Sendable, Hashable {
     public static let caption2 = Font(ArchiveFont(style: "caption2"))
 
     public static func system(size: CGFloat, weight: Weight? = nil, design: Design? = nil) -> Font {
-        Font(ArchiveFont(size: Double(size), weight: weight?.name, design: design?.rawValue))
+        Font(ArchiveFont(size: finite(size) ?? 17, weight: weight?.name, design: design?.rawValue))
     }
 
     public static func system(_ style: TextStyle, design: Design? = nil, weight: Weight? = nil) -> Font {

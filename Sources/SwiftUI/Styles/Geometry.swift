@@ -23,7 +23,7 @@ public struct UnitPoint: Sendable, Hashable {
     public static let bottomLeading = UnitPoint(x: 0, y: 1)
     public static let bottomTrailing = UnitPoint(x: 1, y: 1)
 
-    var archived: ArchiveUnitPoint { ArchiveUnitPoint(x: Double(x), y: Double(y)) }
+    var archived: ArchiveUnitPoint { ArchiveUnitPoint(x: finite(x) ?? 0.5, y: finite(y) ?? 0.5) }
 }
 
 public struct HorizontalAlignment: Sendable, Hashable {

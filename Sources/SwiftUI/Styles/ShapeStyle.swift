@@ -110,7 +110,7 @@ public struct Gradient: Sendable, Hashable {
     public init(stops: [Stop]) { self.stops = stops }
 
     var archived: [ArchiveStyle.GradientStop] {
-        stops.map { ArchiveStyle.GradientStop(color: $0.color.archived, location: Double($0.location)) }
+        stops.map { ArchiveStyle.GradientStop(color: $0.color.archived, location: finite($0.location) ?? 0) }
     }
 }
 

@@ -16,11 +16,11 @@ extension Shape {
     }
 
     public func stroke<S: ShapeStyle>(_ content: S, lineWidth: CGFloat = 1) -> _StyledShape {
-        _StyledShape(shape: _archivedShape, fill: nil, stroke: content._archivedStyle, lineWidth: Double(lineWidth))
+        _StyledShape(shape: _archivedShape, fill: nil, stroke: content._archivedStyle, lineWidth: finite(lineWidth) ?? 1)
     }
 
     public func stroke(lineWidth: CGFloat = 1) -> _StyledShape {
-        _StyledShape(shape: _archivedShape, fill: nil, stroke: ArchiveStyle(.hierarchical(1)), lineWidth: Double(lineWidth))
+        _StyledShape(shape: _archivedShape, fill: nil, stroke: ArchiveStyle(.hierarchical(1)), lineWidth: finite(lineWidth) ?? 1)
     }
 }
 
@@ -70,7 +70,7 @@ public struct RoundedRectangle: Shape {
         self.cornerRadius = cornerRadius
         self.style = style
     }
-    public var _archivedShape: ArchiveShape { ArchiveShape(type: "roundedRectangle", cornerRadius: Double(cornerRadius)) }
+    public var _archivedShape: ArchiveShape { ArchiveShape(type: "roundedRectangle", cornerRadius: finite(cornerRadius) ?? 0) }
 }
 
 public struct Circle: Shape {

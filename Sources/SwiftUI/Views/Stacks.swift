@@ -13,7 +13,7 @@ public struct VStack<Content: View>: _PrimitiveView {
     }
 
     public func _archive(in context: _ArchiveContext) -> ViewNode {
-        ViewNode(.vstack(alignment: alignment.name, spacing: spacing.map(Double.init), children: context.children(content)))
+        ViewNode(.vstack(alignment: alignment.name, spacing: finite(spacing), children: context.children(content)))
     }
 }
 
@@ -30,7 +30,7 @@ public struct HStack<Content: View>: _PrimitiveView {
     }
 
     public func _archive(in context: _ArchiveContext) -> ViewNode {
-        ViewNode(.hstack(alignment: alignment.name, spacing: spacing.map(Double.init), children: context.children(content)))
+        ViewNode(.hstack(alignment: alignment.name, spacing: finite(spacing), children: context.children(content)))
     }
 }
 
@@ -53,7 +53,7 @@ public struct ZStack<Content: View>: _PrimitiveView {
 public struct Spacer: _PrimitiveView, Sendable, Hashable {
     public var minLength: CGFloat?
     public init(minLength: CGFloat? = nil) { self.minLength = minLength }
-    public func _archive(in context: _ArchiveContext) -> ViewNode { ViewNode(.spacer(minLength: minLength.map(Double.init))) }
+    public func _archive(in context: _ArchiveContext) -> ViewNode { ViewNode(.spacer(minLength: finite(minLength))) }
 }
 
 /// A thin line across the stack's axis.
