@@ -61,7 +61,9 @@ extension NodeWriter {
         case .fontWeight(let weight):
             contents("font-weight:\(Typography.weight(weight) ?? 400)", context, inner)
         case .foregroundStyle(let style):
-            contents("color:\(context.color(style))", context, inner)
+            var passed = context
+            passed.foreground = style
+            contents("color:\(context.color(style))", passed, inner)
         case .lineLimit(let limit):
             contents(limit.map { "--wh-lines:\(min($0, 1000))" } ?? "--wh-lines:9999", context, inner)
         case .minimumScaleFactor:
@@ -85,7 +87,12 @@ extension NodeWriter {
         case .widgetAccentable(let accentable):
             var passed = context
             passed.accentable = accentable
-            inner(&self, passed)
+            if context.palette.mode == .accented, accentable != context.accentable {
+                // The inherited foreground changes group: draw it in the accent (or back in white).
+                contents("color:\(passed.color(context.foreground ?? ArchiveStyle(.hierarchical(1))))", passed, inner)
+            } else {
+                inner(&self, passed)
+            }
         case .privacySensitive(let sensitive):
             var passed = context
             if sensitive && options.locked { passed.redacted = true }

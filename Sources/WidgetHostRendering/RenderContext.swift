@@ -14,6 +14,8 @@ struct RenderContext {
     var fontSize: Double = 17
     /// The tint (`.tint(_:)`): gauges and progress views fill with it.
     var tint: ArchiveStyle?
+    /// The foreground style set around this view (re-resolved when it joins the accent group).
+    var foreground: ArchiveStyle?
     /// How a resizable image fills its frame.
     var contentMode = "fit"
     /// Roughly the space offered here, for `ViewThatFits`.

@@ -23,6 +23,9 @@ public struct RenderOptions: Sendable {
     public var accent: UInt32
     /// Shown, redacted, when the entry's archive was refused by the host.
     public var placeholder: ViewArchive?
+    /// Written as `data-wh-id` on the widget's box, so that a page holding many widgets can
+    /// replace one in place (`[data-wh-id="w1"]`).
+    public var widgetID: String?
 
     public init(
         at: Date, colorScheme: ViewEnvironment.ColorScheme = .light, mode: ViewEnvironment.RenderingMode? = nil,

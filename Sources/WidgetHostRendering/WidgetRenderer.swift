@@ -33,6 +33,7 @@ public enum WidgetRenderer {
         if !family.isAccessory { style += "background:\(base(palette, mode: mode));color:\(palette.label(1).css);" }
 
         var html = "<div class=\"\(classes)\" data-wh-family=\"\(family.rawValue)\" data-wh-at=\"\(NodeWriter.seconds(options.at))\""
+        if let id = options.widgetID { html += " data-wh-id=\"\(HTMLText.attribute(id))\"" }
         if let url = shown.flatMap({ widgetURL(in: $0.root) }) {
             html += " data-wh-url=\"\(HTMLText.attribute(url))\""
         }

@@ -32,6 +32,18 @@ import WidgetHostRendering
         }
     }
 
+    /// Every golden case on one page, for a person to look at: `.build/golden-gallery.html`.
+    @Test func galleryOfEveryCase() throws {
+        let items = GoldenCase.names.map { name in
+            let golden = GoldenCase.named(name)
+            return (caption: name, widget: WidgetRenderer.render(golden.archive, options: golden.options))
+        }
+        let page = HTMLPage.gallery(title: "Every view and modifier", sections: [("golden cases", items)])
+        let file = GoldenFile.actualDirectory.deletingLastPathComponent().appendingPathComponent("golden-gallery.html")
+        try Data(page.utf8).write(to: file)
+        #expect(MarkupCheck.violations(page.components(separatedBy: "<body>")[1].components(separatedBy: "<script>")[0]) == [])
+    }
+
     @Test func aWholePage() {
         let widget = WidgetRenderer.render(GoldenCase.named("textDateStyles").archive, options: GoldenCase.named("text").options)
         GoldenFile.check(HTMLPage.single(widget, title: "Birthdays <small>"), named: "page")

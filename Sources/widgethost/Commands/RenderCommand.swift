@@ -65,6 +65,7 @@ struct RenderCommand: ParsableCommand {
         options.family = family.flatMap(WidgetFamily.init(rawValue:)) ?? result.family
         options.redacted = shown.source == .placeholder
         options.placeholder = result.placeholder?.view
+        options.widgetID = id
         if let bundle { options.images = BundleImages(bundle: URL(fileURLWithPath: bundle), appGroupContainers: []) }
         let widget = WidgetRenderer.render(shown.entry?.view, content: shown.entry?.content ?? .null, options: options)
         for note in widget.notes { Console.error("note: \(TerminalText.safe(note))") }
