@@ -74,6 +74,16 @@ import WidgetHostRendering
         }
     }
 
+    @Test(arguments: hostile)
+    func hostileWidgetIDAndTitle(_ value: String) {
+        var options = RenderOptions(at: Date())
+        options.widgetID = value
+        let widget = WidgetRenderer.render(ViewArchive(family: .systemSmall, root: ViewNode(.empty)), options: options)
+        Self.expectNoInjection(widget.html)
+        let page = HTMLPage.single(widget, title: value)
+        #expect(!page.contains("<title>\(value)"))
+    }
+
     @Test func hostileJSONContent() {
         let html = WidgetRenderer.render(
             nil, content: ["name": "</pre><script>alert(1)</script>"], options: RenderOptions(at: Date())
