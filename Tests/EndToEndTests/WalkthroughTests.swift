@@ -101,6 +101,10 @@ struct WalkthroughTests {
         let shot = try daemon.cli("render", "w1", "--dark", "--png", png)
         #expect(shot.status == 0, "\(shot.stderr)")
         #expect(shot.stdout.contains("1092×510 px"), "\(shot.stdout)")
+        // The PNG's own header: systemMedium's 364×170 points at scale 3.
+        let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)).prefix(24))
+        let width = header[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = header[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(header.starts(with: [0x89, 0x50, 0x4E, 0x47]) && width == 1092 && height == 510)
         // Next reload: the policy, at the next midnight (UTC here).
         guard case .after(let midnight)? = widget.policy else {
             Issue.record("policy \(String(describing: widget.policy))")
