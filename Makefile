@@ -1,14 +1,20 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
 SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils binutils
+# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes).
+TEST_PACKAGES := chromium
 BUILD_FLAGS ?=
 
-.PHONY: all deps build plugins test test-core run bench clean check-purity check-dependencies install
+.PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install
+
 
 all: build
 
 deps:
 	@scripts/ensure-packages.sh $(SYSTEM_PACKAGES)
+
+test-deps: deps
+	@scripts/ensure-packages.sh $(TEST_PACKAGES)
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
@@ -32,7 +38,7 @@ check-dependencies:
 # The whole suite: core rules, protocol, SDK, and the end-to-end tests. Serial, because
 # the process tests measure latencies (status within 100 ms, reloads on time) that two
 # cores shared with other test processes would blur.
-test: deps check-purity
+test: test-deps check-purity
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@scripts/assemble-plugins.sh
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)

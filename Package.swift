@@ -11,6 +11,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
+        .library(name: "SwiftUI", targets: ["SwiftUI"]),
+        .library(name: "WidgetHostRendering", targets: ["WidgetHostRendering"]),
         .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
         .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
         .library(name: "WidgetHostClient", targets: ["WidgetHostClient"]),
@@ -31,8 +33,13 @@ let package = Package(
         .target(name: "WidgetHostProtocol", swiftSettings: strict),
         // A small blocking JSON-RPC client for the control socket (the CLI and WidgetCenter).
         .target(name: "WidgetHostClient", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
+        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // Archives to HTML+CSS at each family's size, deterministically (Foundation only, so the CLI links it).
+        .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
-        .target(name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient"], swiftSettings: strict),
+        .target(
+            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI"], swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
             name: "WidgetHostCore",
@@ -122,8 +129,8 @@ let package = Package(
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostDoctor",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostDoctor", "WidgetHostCore",
+                "WidgetHostRendering", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
@@ -131,7 +138,7 @@ let package = Package(
         // Example extensions, each a bundle directory under Examples/ (see `make plugins`).
         .executableTarget(
             name: "BirthdayRemindersWidget",
-            dependencies: ["WidgetKit", "BirthdayRemindersShared"],
+            dependencies: ["WidgetKit", "SwiftUI", "BirthdayRemindersShared"],
             path: "Examples/BirthdayReminders.appex/Sources/Widget",
             swiftSettings: strict
         ),
@@ -166,7 +173,7 @@ let package = Package(
         ),
         .target(
             name: "W8TrackrShared",
-            dependencies: ["WidgetKit"],
+            dependencies: ["WidgetKit", "SwiftUI"],
             path: "Examples/W8Trackr.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -186,7 +193,7 @@ let package = Package(
         ),
         .target(
             name: "LucidPalShared",
-            dependencies: ["WidgetKit"],
+            dependencies: ["WidgetKit", "SwiftUI"],
             path: "Examples/LucidPal.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -206,7 +213,7 @@ let package = Package(
         ),
         .target(
             name: "WidgyShared",
-            dependencies: ["WidgetKit"],
+            dependencies: ["WidgetKit", "SwiftUI"],
             path: "Examples/Widgy.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -225,6 +232,13 @@ let package = Package(
             path: "Benchmarks/Sources/BenchExtension",
             swiftSettings: strict
         ),
+        // Rendering a systemLarge archive to HTML (target: under 1 ms), archiving and decoding it.
+        .executableTarget(
+            name: "widgethost-bench-render",
+            dependencies: ["WidgetHostRendering", "WidgetHostProtocol", "WidgetKit", "SwiftUI"],
+            path: "Benchmarks/Sources/BenchRender",
+            swiftSettings: strict
+        ),
         // The control-throughput floor: a minimal Unix-socket line echo.
         .executableTarget(
             name: "widgethost-bench-echo",
@@ -235,6 +249,20 @@ let package = Package(
         .testTarget(
             name: "WidgetHostProtocolTests",
             dependencies: ["WidgetHostProtocol"],
+            swiftSettings: strict
+        ),
+        // The SwiftUI subset: every view and modifier archived, the seeds' view code compiled as fixtures.
+        .testTarget(
+            name: "SwiftUITests",
+            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol"],
+            exclude: ["Seeds/README.md"],
+            swiftSettings: strict
+        ),
+        // Archive → HTML golden files for every view and modifier, escaping, device sizes, PNG through Chromium.
+        .testTarget(
+            name: "WidgetHostRenderingTests",
+            dependencies: ["WidgetHostRendering", "SwiftUI", "WidgetKit", "WidgetHostProtocol"],
+            exclude: ["Goldens"],
             swiftSettings: strict
         ),
         .testTarget(

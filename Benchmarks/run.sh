@@ -4,7 +4,7 @@
 # Usage: Benchmarks/run.sh [--quick] [--peer-window SECONDS] [--skip reload,throughput,idle,core,peer]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products=(widgethostd widgethost widgethost-bench widgethost-bench-extension widgethost-bench-echo)
+products=(widgethostd widgethost widgethost-bench widgethost-bench-extension widgethost-bench-echo widgethost-bench-render)
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
 for product in "${products[@]}"; do
@@ -18,3 +18,7 @@ for product in "${products[@]}"; do
 done
 bin=$(swift build -c release --show-bin-path)
 "$bin/widgethost-bench" --json Benchmarks/results/latest.json "$@"
+# Rendering (issue 13): a systemLarge archive to HTML, against 1 ms.
+render_args=()
+[[ " $* " == *" --quick "* ]] && render_args+=(--quick)
+"$bin/widgethost-bench-render" "${render_args[@]}"

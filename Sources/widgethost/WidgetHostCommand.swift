@@ -34,6 +34,8 @@ struct WidgetHostCommand: ParsableCommand {
             ListCommand.self,
             StatusCommand.self,
             TimelineCommand.self,
+            RenderCommand.self,
+            GalleryCommand.self,
             AddCommand.self,
             RemoveCommand.self,
             ViewCommand.self,

@@ -14,7 +14,7 @@ extension Tag {
 @Suite("The widgethost CLI as a process", .tags(.cliProcess, .controlSocket))
 struct CLITests {
     static let subcommands = [
-        "reload", "list", "status", "timeline", "add", "remove", "view", "extensions", "events", "rescan",
+        "reload", "list", "status", "timeline", "add", "remove", "view", "extensions", "events", "rescan", "render",
     ]
 
     @Test("Every subcommand's --help exits 0 and shows an example", arguments: subcommands)

@@ -81,12 +81,30 @@ struct WalkthroughTests {
         #expect(widget.budget.ledger.count == 1)
         let names = Set(["Ada Lovelace", "Grace Hopper", "Alan Turing", "Katherine Johnson", "Edsger Dijkstra",
                          "Margaret Hamilton", "Barbara Liskov", "Leap Day Friend", "Dennis Ritchie"])
-        guard case .object(let content)? = widget.currentEntry.entry?.content, case .array(let shown)? = content["birthdays"] else {
-            Issue.record("no birthdays in \(String(describing: widget.currentEntry.entry))")
+        // The medium view shows four of the upcoming birthdays the entry carries.
+        let texts = widget.currentEntry.entry?.view?.root.allTexts ?? []
+        #expect(texts.filter(names.contains).count == 4, "\(texts)")
+        guard case .array(let upcoming)? = widget.currentEntry.entry?.content["upcomingBirthdays"] else {
+            Issue.record("no birthdays in \(String(describing: widget.currentEntry.entry?.content))")
             return
         }
-        #expect(shown.count == 4)
-        for line in shown { #expect(line["name"]?.stringValue.map(names.contains) == true) }
+        #expect(upcoming.count == 8)
+
+        // The host draws the stored archive: HTML, and a PNG of the family's points × 3.
+        let page = daemon.directory + "/w1.html"
+        let rendered = try daemon.cli("render", "w1", "--html", page)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("wh-systemMedium") && html.contains("width:364px;height:170px"))
+        #expect(texts.filter(names.contains).allSatisfy(html.contains))
+        let png = daemon.directory + "/w1.png"
+        let shot = try daemon.cli("render", "w1", "--dark", "--png", png)
+        #expect(shot.status == 0, "\(shot.stderr)")
+        #expect(shot.stdout.contains("1092×510 px"), "\(shot.stdout)")
+        // The PNG's own header: systemMedium's 364×170 points at scale 3.
+        let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)).prefix(24))
+        let width = header[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = header[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect(header.starts(with: [0x89, 0x50, 0x4E, 0x47]) && width == 1092 && height == 510)
         // Next reload: the policy, at the next midnight (UTC here).
         guard case .after(let midnight)? = widget.policy else {
             Issue.record("policy \(String(describing: widget.policy))")
@@ -119,5 +137,46 @@ struct WalkthroughTests {
         let refused = try Self.birthdays(["add", "Nobody", "02-30", "--app-groups", groups], socket: groups + "/absent.sock")
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("not a day of the year"), "\(refused.stderr)")
+    }
+}
+
+extension ViewNode {
+    /// Every text's string runs, depth first.
+    var allTexts: [String] {
+        var result: [String] = []
+        if case .text(let runs) = content {
+            result.append(runs.map { if case .string(let text) = $0.content { text } else { "" } }.joined())
+        }
+        for child in childNodes { result += child.allTexts }
+        return result
+    }
+}
+
+/// `widgethost gallery` without a daemon, on the four example bundles.
+@Suite("Gallery: every example drawn without a daemon")
+struct GalleryTests {
+    @Test(arguments: ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy"])
+    func examples(_ name: String) throws {
+        let bundle = RealDaemon.packageRoot.appendingPathComponent(".build/plugins/\(name).appex").path
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(name)-\(UUID()).html").path
+        defer { try? FileManager.default.removeItem(atPath: page) }
+        let run = try CLI.run(["gallery", bundle, "--now", "2026-02-15T08:00:00Z", "--html", page])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        // Every kind × family shows a placeholder, a snapshot and at least one entry, none failed.
+        let families = html.components(separatedBy: "<section>").count - 1
+        #expect(families >= 3)
+        #expect(html.components(separatedBy: "<figcaption>placeholder</figcaption>").count - 1 == families)
+        #expect(html.components(separatedBy: "<figcaption>snapshot</figcaption>").count - 1 == families)
+        #expect(html.components(separatedBy: "<figcaption>entry 1 of ").count - 1 == families)
+        #expect(!html.contains("failed</figcaption>"), "a request failed")
+        #expect(!html.contains("class=\"wh-content-json\""), "an entry without a view")
+    }
+
+    @Test("A directory that is not a bundle is refused with the reason")
+    func notABundle() throws {
+        let run = try CLI.run(["gallery", "/tmp", "--html", "/tmp/never.html"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("the bundle cannot be loaded"), "\(run.stderr)")
     }
 }

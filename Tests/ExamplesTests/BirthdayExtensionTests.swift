@@ -44,12 +44,16 @@ struct BirthdayExtensionTests {
         defer { try? FileManager.default.removeItem(at: group) }
         let widget = ExtensionUnderTest("BirthdayRemindersWidget", appGroups: [BirthdayStore.appGroup: group])
         let timeline = try widget.timeline(kind: "BirthdayHomeWidget", family: family)
-        let content = timeline["entries"]?[0]?["content"]
-        #expect(content?["birthdays"]?.arrayCount == count)
-        // Grace's birthday (9 December) comes before Ada's (10 December), whatever today is,
-        // unless today lies between them; the test machine's date is real here.
+        let entry = try #require(timeline["entries"]?[0])
+        // The view shows 1, 4 or 8 of the 8 birthdays the entry carries.
+        #expect(entry["content"]?["upcomingBirthdays"]?.arrayCount == 8)
+        let texts = entry.viewTexts
+        let shown = Self.people.map(\.name).filter(texts.contains)
+        #expect(shown.count == count, "\(texts)")
+        #expect(entry.viewArchive?.family?.rawValue == family)
         #expect(timeline["entries"]?.arrayCount == 1)
-        #expect(content?["emptyMessage"] == nil)
+        #expect(!texts.contains { $0.contains("No birthdays yet") })
+        #expect(entry.viewArchive?.root.allModifiers.contains { if case .containerBackground = $0 { true } else { false } } == true)
     }
 
     @Test(
@@ -59,13 +63,19 @@ struct BirthdayExtensionTests {
         let group = try Self.container([Birthday(name: "Only One", month: 1, day: 1)])
         defer { try? FileManager.default.removeItem(at: group) }
         let widget = ExtensionUnderTest("BirthdayRemindersWidget", appGroups: [BirthdayStore.appGroup: group])
-        let content = try widget.timeline(kind: "BirthdayLockScreenWidget", family: family)["entries"]?[0]?["content"]
-        let text = try #require(content?["text"]?.stringValue)
-        #expect(content?["name"]?.stringValue == "Only One")
+        let entry = try #require(try widget.timeline(kind: "BirthdayLockScreenWidget", family: family)["entries"]?[0])
+        let root = try #require(entry.viewArchive?.root)
+        let texts = root.texts
         switch family {
-        case "accessoryCircular": #expect(text == "🎂" || text.hasSuffix("d"))
-        case "accessoryRectangular": #expect(text.hasPrefix("Only One\n"))
-        default: #expect(text.hasPrefix("Only One ") && !text.contains("\n"))
+        case "accessoryCircular":
+            // A capacity ring counting the days down.
+            guard case .gauge(let gauge) = root.content else { Issue.record("not a gauge: \(root.type)"); return }
+            #expect(gauge.style == "accessoryCircularCapacity" && gauge.max == 30)
+        case "accessoryRectangular":
+            #expect(texts.contains("Only One"))
+            #expect(root.allModifiers.contains(.privacySensitive(true)))
+        default:
+            #expect(texts.count == 1 && texts[0].hasPrefix("[gift") && texts[0].contains("Only One"))
         }
     }
 
@@ -93,11 +103,11 @@ struct BirthdayExtensionTests {
         let group = try Self.container(nil)
         defer { try? FileManager.default.removeItem(at: group) }
         let widget = ExtensionUnderTest("BirthdayRemindersWidget", appGroups: entitled ? [BirthdayStore.appGroup: group] : [:])
-        let home = try widget.timeline(kind: "BirthdayHomeWidget", family: "systemMedium")["entries"]?[0]?["content"]
-        #expect(home?["birthdays"]?.arrayCount == 0)
-        #expect(home?["emptyMessage"]?.stringValue?.contains("No birthdays yet") == true)
-        let lock = try widget.timeline(kind: "BirthdayLockScreenWidget", family: "accessoryInline")["entries"]?[0]?["content"]
-        #expect(lock?["text"]?.stringValue == "No birthdays")
+        let home = try #require(try widget.timeline(kind: "BirthdayHomeWidget", family: "systemMedium")["entries"]?[0])
+        #expect(home["content"]?["upcomingBirthdays"]?.arrayCount == 0)
+        #expect(home.viewTexts == ["No birthdays yet. Add some in Birthday Reminders."])
+        let lock = try #require(try widget.timeline(kind: "BirthdayLockScreenWidget", family: "accessoryInline")["entries"]?[0])
+        #expect(lock.viewTexts == ["No upcoming birthdays"])
     }
 
     @Test("The placeholder is sample data and the gallery snapshot shows it when there is no data yet")
@@ -110,8 +120,10 @@ struct BirthdayExtensionTests {
             ("snapshot/get", ["kind": "BirthdayHomeWidget", "family": "systemLarge", "isPreview": true]),
             ("snapshot/get", ["kind": "BirthdayHomeWidget", "family": "systemLarge", "isPreview": false]),
         ])
-        #expect(replies[0]["content"]?["birthdays"]?[0]?["name"]?.stringValue == "Ada Lovelace")
-        #expect(replies[1]["content"]?["birthdays"]?.arrayCount == 2)
-        #expect(replies[2]["content"]?["birthdays"]?.arrayCount == 0)
+        #expect(replies[0].viewTexts.contains("Ada Lovelace"))
+        // The placeholder is drawn redacted, as the system does.
+        #expect(replies[0].viewArchive?.root.modifiers.last == .redacted("placeholder"))
+        #expect(replies[1].viewTexts.contains("Grace Hopper"))
+        #expect(replies[2].viewTexts == ["No birthdays yet. Add some in Birthday Reminders."])
     }
 }

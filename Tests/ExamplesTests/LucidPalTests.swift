@@ -34,7 +34,7 @@ struct LucidPalTests {
         let temporary = try Self.filled(events: [event])
         defer { temporary.remove() }
         let timeline = await Self.provider(temporary).timeline(in: TimelineProviderContext(family: family))
-        let view = LucidPalWidgetView(entry: try #require(timeline.entries.first))
+        let view = LucidPalSummary(entry: try #require(timeline.entries.first))
         #expect(timeline.entries.count == 1)
         #expect(view.emptyState == nil && view.habits == "3/5" && view.stale == nil)
         #expect(view.topStreak == (family == .accessoryRectangular ? nil : "Meditate · 12 days"))
@@ -51,7 +51,7 @@ struct LucidPalTests {
         for temporary in [nil, empty, garbage] {
             for family in [WidgetFamily.systemSmall, .systemMedium, .accessoryRectangular] {
                 let entry = await Self.provider(temporary).timeline(in: TimelineProviderContext(family: family)).entries[0]
-                let view = LucidPalWidgetView(entry: entry)
+                let view = LucidPalSummary(entry: entry)
                 #expect(view.emptyState == "Log a habit or pin a note in LucidPal" && view.habits == nil && view.stale == nil)
             }
         }
@@ -95,7 +95,7 @@ struct LucidPalTests {
         defer { temporary.remove() }
         let entry = await Self.provider(temporary).timeline(in: TimelineProviderContext(family: .systemSmall)).entries[0]
         #expect(entry.isStale == stale)
-        #expect(LucidPalWidgetView(entry: entry).stale == (stale ? true : nil))
+        #expect(LucidPalSummary(entry: entry).stale == (stale ? true : nil))
         let lateEvening = Calendar.current.date(bySettingHour: 23, minute: 59, second: 0, of: Self.now)!
         let midnight = Calendar.current.date(byAdding: .minute, value: 2, to: lateEvening)!
         #expect(LucidPalProvider.isStale(WidgetSnapshot(writtenAt: lateEvening), at: midnight))
@@ -168,17 +168,19 @@ struct LucidPalTests {
         let widget = ExtensionUnderTest("LucidPalWidget", appGroups: [LucidPalContainer.appGroup: temporary.url])
         for family in [WidgetFamily.systemSmall, .systemMedium, .accessoryRectangular] {
             let timeline = try await channel.timeline("LucidPalWidget", family)
-            #expect(timeline.entries.first?.content["habits"] == "3/5")
+            let habits = family == .accessoryRectangular ? "3/5 habits" : "3/5"
+            #expect(timeline.entries.first?.view?.root.texts.contains(habits) == true)
             #expect(timeline.policy == .after(Self.now.addingTimeInterval(900)))
-            #expect(try await channel.entry("placeholder/get", "LucidPalWidget", family).content["habits"] == "3/5")
+            #expect(try await channel.entry("placeholder/get", "LucidPalWidget", family).view?.root.texts.contains(habits) == true)
             // The real process reads the same files at the real time: the data is stale by now.
-            let content = try widget.timeline(kind: "LucidPalWidget", family: family.rawValue)["entries"]?[0]?["content"]
-            #expect(content?["habits"] == "3/5" && content?["stale"] == true)
+            let texts = try widget.timeline(kind: "LucidPalWidget", family: family.rawValue)["entries"]?[0]?.viewTexts ?? []
+            #expect(texts.contains(habits))
+            #expect(texts.contains("Updated <relative> ago") == (family != .accessoryRectangular), "\(texts)")
         }
         let empty = try TemporaryContainer()
         defer { empty.remove() }
         let fresh = ExtensionUnderTest("LucidPalWidget", appGroups: [LucidPalContainer.appGroup: empty.url])
-        #expect(try fresh.timeline(kind: "LucidPalWidget", family: "systemSmall")["entries"]?[0]?["content"]?["emptyState"] != nil)
+        #expect(try fresh.timeline(kind: "LucidPalWidget", family: "systemSmall")["entries"]?[0]?.viewTexts == [LucidPalSummary.emptyMessage])
     }
 
     @Test("The app refuses bad input with a clear message")

@@ -41,7 +41,7 @@ struct W8TrackrTests {
         let entry = try #require(timeline.entries.first)
         #expect(timeline.entries.count == 1)
         #expect(entry.currentWeight == 81.4 && entry.weightUnit == .kg && entry.trend == .down)
-        let view = WeightWidgetView(entry: entry)
+        let view = WeightSummary(entry: entry)
         #expect(view.emptyState == nil && view.weight == 81.4 && view.trend == .down)
         #expect(view.goal == (family == .systemSmall ? nil : 75))
         #expect(view.toGo == (family == .systemSmall ? nil : 6.4))
@@ -100,7 +100,7 @@ struct W8TrackrTests {
         try Data("{not json".utf8).write(to: garbage.url.appendingPathComponent(W8TrackrContainer.weighInsFile))
         for temporary in [nil, empty, garbage] {
             let timeline = await Self.provider(temporary).timeline(in: TimelineProviderContext(family: family))
-            let view = WeightWidgetView(entry: try #require(timeline.entries.first))
+            let view = WeightSummary(entry: try #require(timeline.entries.first))
             #expect(view.emptyState == "Add your first weigh-in" && view.weight == nil && view.widgetURL == "w8trackr://addWeight")
         }
     }
@@ -122,13 +122,14 @@ struct W8TrackrTests {
         for family in initialized.widgets[0].supportedFamilies {
             let timeline = try await channel.timeline("WeightWidget", family)
             #expect(timeline.policy == .after(Self.now.addingTimeInterval(4 * 3600)))
-            #expect(timeline.entries.first?.content["weight"]?.double == 81.4)
-            #expect(timeline.entries.first?.content["trend"] == "down")
-            #expect((timeline.entries.first?.content["points"] != nil) == (family == .systemLarge))
+            let texts = timeline.entries.first?.view?.root.texts ?? []
+            #expect(texts.contains("81.4") && texts.contains("kg") && texts.contains("Down this week"), "\(texts)")
+            #expect(texts.contains("Last 7 days") == (family == .systemLarge))
+            #expect(texts.contains("6.4 to go") == (family != .systemSmall))
             let snapshot = try await channel.entry("snapshot/get", "WeightWidget", family)
-            #expect(snapshot.content["unit"] == "kg")
+            #expect(snapshot.view?.root.texts.contains("kg") == true)
             let placeholder = try await channel.entry("placeholder/get", "WeightWidget", family)
-            #expect(placeholder.content["weight"]?.double == 169)
+            #expect(placeholder.view?.root.texts.contains("169.0") == true)
         }
     }
 
@@ -137,14 +138,16 @@ struct W8TrackrTests {
         let temporary = try TemporaryContainer()
         defer { temporary.remove() }
         let widget = ExtensionUnderTest("W8TrackrWidget", appGroups: [W8TrackrContainer.appGroup: temporary.url])
-        #expect(try widget.timeline(kind: "WeightWidget", family: "systemSmall")["entries"]?[0]?["content"]?["emptyState"] == "Add your first weigh-in")
+        let empty = try #require(try widget.timeline(kind: "WeightWidget", family: "systemSmall")["entries"]?[0])
+        #expect(empty.viewTexts == ["Add your first weigh-in"])
+        #expect(empty.viewArchive?.root.allModifiers.contains(.widgetURL("w8trackr://addWeight")) == true)
         let app = AppCommand(name: "w8trackr", group: W8TrackrContainer.appGroup, container: temporary.url)
         let logged = try app.run(["log", "81.4", "--unit", "kg"])
         #expect(logged.status == 0, "\(logged.error)")
         #expect(logged.error.contains("WidgetCenter: reloadTimelines(ofKind: \"WeightWidget\") failed"), "the app calls WidgetCenter")
         #expect(try app.run(["goal", "75", "--unit", "kg"]).status == 0)
-        let content = try widget.timeline(kind: "WeightWidget", family: "systemMedium")["entries"]?[0]?["content"]
-        #expect(content?["weight"]?.double == 81.4 && content?["goal"]?.double == 75 && content?["unit"] == "kg")
+        let texts = try widget.timeline(kind: "WeightWidget", family: "systemMedium")["entries"]?[0]?.viewTexts ?? []
+        #expect(texts.contains("81.4") && texts.contains("Goal 75.0 kg") && texts.contains("kg"), "\(texts)")
     }
 
     @Test("The app refuses bad input with a clear message, and writes nothing")

@@ -21,10 +21,10 @@ struct WidgyWidgetTests {
             """.utf8)
     }
 
-    static func view(_ provider: WidgyProvider, _ family: WidgetFamily) async -> WidgyWidgetView {
+    static func view(_ provider: WidgyProvider, _ family: WidgetFamily) async -> WidgySummary {
         let timeline = await provider.timeline(in: TimelineProviderContext(family: family))
         #expect(timeline.entries.count == 1 && timeline.policy == .never)
-        return WidgyWidgetView(entry: timeline.entries[0])
+        return WidgySummary(entry: timeline.entries[0])
     }
 
     @Test("Each family shows the most recently saved config that supports it; others show the empty state")
@@ -106,7 +106,7 @@ struct WidgyWidgetTests {
     @Test("The placeholder is a sample widget and reads nothing from the App Group")
     func placeholder() {
         let provider = WidgyProvider(container: { Issue.record("the placeholder read the App Group"); return nil })
-        #expect(WidgyWidgetView(entry: provider.placeholder(in: TimelineProviderContext(family: .systemSmall))).widgetID == "sample")
+        #expect(WidgySummary(entry: provider.placeholder(in: TimelineProviderContext(family: .systemSmall))).widgetID == "sample")
     }
 
     @Test("An invalid config is not saved, and the manifest is untouched")
@@ -128,7 +128,7 @@ struct WidgyWidgetTests {
         let examples = WidgyValidatorTests.sampleURL.deletingLastPathComponent()
         let app = AppCommand(name: "widgy", group: WidgyContainer.appGroup, container: temporary.url)
         let widget = ExtensionUnderTest("WidgyWidget", appGroups: [WidgyContainer.appGroup: temporary.url])
-        #expect(try widget.timeline(kind: "WidgyWidget", family: "systemSmall")["entries"]?[0]?["content"]?["emptyState"] == "Create a widget in Widgy")
+        #expect(try widget.timeline(kind: "WidgyWidget", family: "systemSmall")["entries"]?[0]?.viewTexts == ["Create a widget in Widgy"])
         let saved = try app.run(["save", examples.appendingPathComponent("sample-weather.json").path])
         #expect(saved.status == 0 && saved.output.contains("saved morning-weather"), "\(saved.error)")
         #expect(saved.error.contains("WidgetCenter: reloadTimelines(ofKind: \"WidgyWidget\") failed"), "the app reloads on save")
@@ -138,10 +138,19 @@ struct WidgyWidgetTests {
             let timeline = try await channel.timeline("WidgyWidget", family)
             let process = try widget.timeline(kind: "WidgyWidget", family: family.rawValue)
             #expect(timeline.policy == .never && process["policy"] == ["type": "never"])
-            let content = try #require(timeline.entries.first?.content)
-            #expect(content["widgetID"] == (family == .systemLarge ? nil : "morning-weather"))
-            #expect(content["missingData"] == nil)
-            #expect(process["entries"]?[0]?["content"] == content)
+            let view = try #require(timeline.entries.first?.view)
+            let designed = view.root.allModifiers.contains(.widgetURL("widgy://edit/morning-weather"))
+            #expect(designed == (family != .systemLarge))
+            if designed {
+                // The design's nodes, bound to the sample data, drawn by the seed's NodeRenderer.
+                let texts = view.root.texts
+                #expect(texts.count >= 3 && !texts.contains { $0.contains("{{") }, "\(texts)")
+                #expect(view.root.allNodes.contains { if case .gauge = $0.content { true } else { false } })
+                #expect(view.root.allModifiers.contains { if case .containerBackground(_, let background?, _) = $0 { background.type == "fill" } else { false } })
+            } else {
+                #expect(view.root.texts == ["Create a widget in Widgy"])
+            }
+            #expect(process["entries"]?[0]?.viewArchive == view)
         }
     }
 

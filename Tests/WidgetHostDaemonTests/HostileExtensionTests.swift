@@ -54,7 +54,10 @@ struct HostileExtensionTests {
         let asked = Date()
         let reload: ReloadResult = try client.result(
             "reloadTimelines", ["kind": .string(hostile.bundle + "Widget"), "foreground": true])
-        #expect(reload.outcomes.first?.outcome == .started)
+        // The bad widget's own policy reload (due 1.2 s after the first) may already be running
+        // on a loaded machine; then this request follows it, and whichever runs misbehaves.
+        let outcome = reload.outcomes.first
+        #expect(outcome?.outcome == .started || outcome?.reason == .reloadInProgress, "\(String(describing: outcome))")
 
         var statusLatencies: [TimeInterval] = []
         var finished: HostNotice?

@@ -16,7 +16,9 @@ struct DoctorCLITests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\nGoodWidget · systemSmall\n"))
         #expect(run.stdout.contains("  PASS  placeholder does not touch app group data\n"))
-        #expect(run.stdout.hasSuffix("Ready to ship: 15 pass, 0 warn, 0 fail\n"))
+        #expect(run.stdout.contains("Ready to ship: 15 pass, 0 warn, 0 fail\n"))
+        // The report links to the drawn widgets.
+        #expect(run.stdout.hasSuffix("See every kind and family drawn: widgethost gallery \(Paths.fixture("Good").path) --html gallery.html\n"))
     }
 
     @Test("A failing bundle: FAIL with its fix, exit 1 for CI")

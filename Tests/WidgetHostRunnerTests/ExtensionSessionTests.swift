@@ -23,7 +23,7 @@ struct ExtensionSessionTests {
     func initializeFirst() throws {
         var session = ExtensionSession(limits: ExtensionLimits())
         let first = lines(session.start())
-        #expect(first == [.message(.request(id: .string("initialize-1"), method: "initialize", params: ["protocolVersion": 1]))])
+        #expect(first == [.message(.request(id: .string("initialize-1"), method: "initialize", params: ["protocolVersion": .integer(protocolVersion)]))])
         #expect(session.isAwaitingInitialize)
         let request = lines(session.send(RequestID(7), .placeholder(PlaceholderParams(kind: "K", family: .systemSmall))))
         #expect(request == [.message(.request(id: .number(7), method: "placeholder/get", params: ["kind": "K", "family": "systemSmall"]))])

@@ -49,6 +49,10 @@ public struct ExtensionLimits: Sendable, Hashable, Codable {
     public var maxEntries = 400
     /// A `timeline/get` reply larger than this is rejected.
     public var maxTimelineBytes = 4 * 1024 * 1024
+    /// An entry's view archive with more nodes than this is refused (the placeholder shows).
+    public var maxViewNodes = 2000
+    /// An entry's view archive nested deeper than this is refused.
+    public var maxViewDepth = 64
     /// From request to reply for `timeline/get` and `snapshot/get`.
     public var timelineTimeout: TimeInterval = 5
     /// From request to reply for `placeholder/get`.

@@ -72,14 +72,18 @@ extension WidgetHost {
         case (.timeline, .timeline(let payload, let byteCount)):
             finishReload(
                 request.widget, .received(payload, byteCount: byteCount), peakFootprint: flight.peakFootprint, at: now)
-        case (.placeholder, .entry(let entry)):
+        case (.placeholder, .entry(let reply)):
             guard var record = records[request.widget] else { return }
+            let (entry, notes) = ViewValidation.validate(reply, limits: configuration.limits)
             record.placeholder = entry
             records[request.widget] = record
             step.changed.insert(request.widget)
+            for note in notes { addDiagnostic(note, to: request.widget, at: now) }
             announceEntryIfChanged(request.widget, at: now)
-        case (.snapshot, .entry(let entry)):
+        case (.snapshot, .entry(let reply)):
             guard let record = records[request.widget] else { return }
+            let (entry, notes) = ViewValidation.validate(reply, limits: configuration.limits)
+            for note in notes { addDiagnostic(note, to: request.widget, at: now) }
             emit(.snapshotReceived(record.noticeWidget, at: now, entry: entry))
         default:
             // The shell decodes by method, so this is a shell bug rather than an extension's.

@@ -17,7 +17,8 @@ extension WidgetHost {
         return .success(
             TimelineResult(
                 id: id.rawValue, entries: record.timeline?.entries ?? [], policy: record.timeline?.policy,
-                receivedAt: record.timeline?.receivedAt, currentEntry: record.currentEntry(at: now)))
+                receivedAt: record.timeline?.receivedAt, currentEntry: record.currentEntry(at: now),
+                family: record.info.family, placeholder: record.placeholder, previousEntry: record.previousEntry))
     }
 
     func budgetStatus(of record: WidgetRecord, at now: Date) -> BudgetStatus {

@@ -13,6 +13,12 @@ public enum TimelineValidation {
         public var code: String
         public var severity: DiagnosticSeverity
         public var message: String
+
+        public init(code: String, severity: DiagnosticSeverity, message: String) {
+            self.code = code
+            self.severity = severity
+            self.message = message
+        }
     }
 
     public static func validate(_ timeline: TimelinePayload, byteCount: Int, limits: ExtensionLimits) -> Verdict {
@@ -39,8 +45,7 @@ public enum TimelineValidation {
                         + "\(limits.maxTimelineBytes), and was rejected; put less data in each entry"))
         }
 
-        var notes: [Note] = []
-        var entries = timeline.entries
+        var (entries, notes) = ViewValidation.validate(timeline.entries, limits: limits)
         if zip(entries, entries.dropFirst()).contains(where: { $0.date > $1.date }) {
             // Stable: entries with equal dates keep the extension's order.
             entries = entries.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }

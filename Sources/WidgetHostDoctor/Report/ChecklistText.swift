@@ -26,6 +26,7 @@ extension DoctorReport {
             passed
                 ? "Ready to ship: \(counts)" + (summary.warn > 0 ? " (read the WARN lines)" : "")
                 : "Not ready to ship: \(counts); fix the FAIL lines")
+        lines.append("See every kind and family drawn: widgethost gallery \(bundle) --html gallery.html")
         return lines.joined(separator: "\n") + "\n"
     }
 

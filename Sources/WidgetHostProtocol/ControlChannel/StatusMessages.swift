@@ -180,14 +180,26 @@ public struct TimelineResult: Sendable, Hashable, Codable {
     public var policy: TimelinePolicy?
     public var receivedAt: Date?
     public var currentEntry: CurrentEntry
+    /// The widget's family (protocol version 2): the size its views are drawn at.
+    public var family: WidgetFamily?
+    /// The widget's placeholder entry (protocol version 2): drawn, redacted, before the first
+    /// timeline and in place of a view the host refused.
+    public var placeholder: TimelineEntryPayload?
+    /// The previous timeline's entry, shown until the first entry of this one is due.
+    public var previousEntry: TimelineEntryPayload?
+
     public init(
         id: String, entries: [TimelineEntryPayload], policy: TimelinePolicy?, receivedAt: Date?,
-        currentEntry: CurrentEntry
+        currentEntry: CurrentEntry, family: WidgetFamily? = nil, placeholder: TimelineEntryPayload? = nil,
+        previousEntry: TimelineEntryPayload? = nil
     ) {
         self.id = id
         self.entries = entries
         self.policy = policy
         self.receivedAt = receivedAt
         self.currentEntry = currentEntry
+        self.family = family
+        self.placeholder = placeholder
+        self.previousEntry = previousEntry
     }
 }

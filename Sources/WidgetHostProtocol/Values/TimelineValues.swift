@@ -13,16 +13,28 @@ public struct EntryRelevance: Sendable, Hashable, Codable {
 }
 
 /// One timeline entry on the wire: when it becomes current and what it shows.
-/// The content is the extension's business; the host only stores and shows it.
+/// The content is the extension's business; the host only stores and shows it. `view`
+/// (protocol version 2) is the entry's rendered view, which the host displays; an entry
+/// may carry either or both, and a missing `content` reads as null.
 public struct TimelineEntryPayload: Sendable, Hashable, Codable {
     public var date: Date
     public var relevance: EntryRelevance?
     public var content: JSONValue
+    public var view: ViewArchive?
 
-    public init(date: Date, relevance: EntryRelevance? = nil, content: JSONValue) {
+    public init(date: Date, relevance: EntryRelevance? = nil, content: JSONValue, view: ViewArchive? = nil) {
         self.date = date
         self.relevance = relevance
         self.content = content
+        self.view = view
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        date = try container.decode(Date.self, forKey: .date)
+        relevance = try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance)
+        content = try container.decodeIfPresent(JSONValue.self, forKey: .content) ?? .null
+        view = ViewArchive.lenient(container, forKey: .view)
     }
 }
 

@@ -55,7 +55,9 @@ struct ProviderRequest {
         case .initialize, .placeholder:
             break
         }
-        return ProviderRequest(definition: definition, context: TimelineProviderContext(family: family, isPreview: isPreview))
+        var context = TimelineProviderContext(family: family, isPreview: isPreview)
+        context.viewEnvironment = try RequestEnvironment.parse(fields["environment"])
+        return ProviderRequest(definition: definition, context: context)
     }
 
     private static func string(

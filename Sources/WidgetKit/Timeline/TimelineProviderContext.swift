@@ -8,6 +8,8 @@ public struct TimelineProviderContext: Sendable, Hashable {
     public let isPreview: Bool
     /// The widget's size in points on the reference device.
     public let displaySize: CGSize
+    /// The environment the host asked the entry's view to be rendered in (request `environment`).
+    var viewEnvironment = ViewEnvironment()
 
     public init(family: WidgetFamily, isPreview: Bool = false, displaySize: CGSize? = nil) {
         self.family = family

@@ -34,10 +34,10 @@ enum EventText {
             if let footprintBytes { parts.append(Text.mebibytes(footprintBytes)) }
             parts.append(dash(detail))
         case .entryChanged(_, _, let entry, let source):
-            if let entry { parts.append(Text.truncated(Text.json(entry.content), to: 80)) }
+            if let entry { parts.append(Text.truncated(EntrySummary.text(entry), to: 80)) }
             parts.append(dash(source.rawValue))
         case .snapshotReceived(_, _, let entry):
-            parts.append(Text.truncated(Text.json(entry.content), to: 80))
+            parts.append(Text.truncated(EntrySummary.text(entry), to: 80))
         case .diagnostic(_, let diagnostic):
             parts.append("\(diagnostic.severity.rawValue) \(diagnostic.code): \(diagnostic.message)")
         case .widgetAdded(let widget, _), .widgetRemoved(let widget, _):

@@ -43,7 +43,7 @@ enum StatusText {
 
     static func entrySummary(_ entry: CurrentEntry) -> String {
         guard let payload = entry.entry else { return entry.source.rawValue }
-        return "\(entry.source.rawValue) \(Text.json(payload.content))"
+        return "\(entry.source.rawValue) \(EntrySummary.text(payload))"
     }
 
     /// Every question about one widget, one labelled line each.
@@ -149,7 +149,7 @@ enum StatusText {
         guard let payload = entry.entry else { return source }
         var text = "\(source), dated \(time(payload.date))"
         if let relevance = payload.relevance { text += ", relevance \(relevance.score)" }
-        return text + ": " + Text.json(payload.content)
+        return text + ": " + EntrySummary.text(payload)
     }
 
     /// The ledger's start times, oldest first, wrapped under the value column.

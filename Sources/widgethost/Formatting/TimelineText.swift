@@ -22,7 +22,7 @@ enum TimelineText {
                 relevance = String(format: "%g", score)
                 if let duration = entry.relevance?.duration { relevance += " for \(Text.duration(seconds: duration))" }
             }
-            table.append([isCurrent ? "*" : "", time(entry.date), relevance, Text.json(entry.content)])
+            table.append([isCurrent ? "*" : "", time(entry.date), relevance, EntrySummary.text(entry)])
         }
         lines.append(table.rendered)
         return lines.joined(separator: "\n")

@@ -1,7 +1,7 @@
+import SwiftUI
 import WidgetKit
 
-// seeds/000 "Pattern 1": one extension, two widgets. The content closures stand in for
-// HomeWidgetEntryView and LockScreenWidgetEntryView.
+// seeds/000 "Pattern 1": one extension, two widgets, each drawn by the seed's entry views.
 
 @main
 struct BirthdayRemindersWidgetBundle: WidgetBundle {
@@ -16,7 +16,8 @@ struct BirthdayHomeWidget: Widget {
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: BirthdayTimelineProvider()) { entry in
-            HomeWidgetContent(entry: entry)
+            HomeWidgetEntryView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Upcoming Birthdays")
         .description("See upcoming birthdays at a glance.")
@@ -29,7 +30,8 @@ struct BirthdayLockScreenWidget: Widget {
 
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: BirthdayTimelineProvider()) { entry in
-            LockScreenWidgetContent(entry: entry)
+            LockScreenWidgetEntryView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Next Birthday")
         .description("See the next upcoming birthday.")

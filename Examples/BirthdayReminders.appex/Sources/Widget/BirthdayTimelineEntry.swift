@@ -2,17 +2,29 @@ import BirthdayRemindersShared
 import Foundation
 import WidgetKit
 
-struct BirthdayTimelineEntry: TimelineEntry {
+/// seeds/000 "TimelineEntry with Plain Value Types": the birthdays to show, as plain values.
+/// `Codable`, so the entry also travels as the view's `content` (what `widgethost status` shows).
+struct BirthdayTimelineEntry: TimelineEntry, Codable {
     let date: Date
     let upcomingBirthdays: [UpcomingBirthday]
-    /// A SwiftUI view reads `@Environment(\.widgetFamily)`; content here has no
-    /// environment, so the entry carries the family it was made for.
-    var family: WidgetFamily = .systemSmall
 
-    static let placeholder = BirthdayTimelineEntry(
-        date: Date(),
-        upcomingBirthdays: [
-            UpcomingBirthday(name: "Ada Lovelace", date: Date(), daysUntil: 0, turning: nil),
-            UpcomingBirthday(name: "Grace Hopper", date: Date(), daysUntil: 3, turning: nil),
-        ])
+    static var placeholder: BirthdayTimelineEntry {
+        BirthdayTimelineEntry(
+            date: .now,
+            upcomingBirthdays: [
+                UpcomingBirthday(name: "Ada Lovelace", date: .now, daysUntil: 0, turning: nil),
+                UpcomingBirthday(name: "Grace Hopper", date: .now, daysUntil: 3, turning: nil),
+            ])
+    }
+}
+
+extension UpcomingBirthday {
+    /// seeds/000's `WidgetBirthday.daysUntilText`.
+    var daysUntilText: String {
+        switch daysUntil {
+        case 0: return "Today"
+        case 1: return "Tomorrow"
+        default: return "in \(daysUntil) days"
+        }
+    }
 }

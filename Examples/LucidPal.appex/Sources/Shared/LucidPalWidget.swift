@@ -1,4 +1,5 @@
 import Foundation
+import SwiftUI
 import WidgetKit
 
 /// LucidPal's widget: today's habits, the top streak, the pinned note and the next event.
@@ -13,7 +14,8 @@ public struct LucidPalWidget: Widget {
 
     public var body: some WidgetConfiguration {
         StaticConfiguration(kind: Self.kind, provider: provider) { entry in
-            LucidPalWidgetView(entry: entry)
+            LucidPalEntryView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("LucidPal")
         .description("Today's habits, your longest streak, your pinned note and what's next.")
@@ -21,16 +23,16 @@ public struct LucidPalWidget: Widget {
     }
 }
 
-/// The views' data. Small: habits and streak. Medium adds the pinned note and the event.
+/// What the views draw. Small: habits and streak. Medium adds the pinned note and the event.
 /// Rectangular (lock screen): one line of habits and the event title.
-public struct LucidPalWidgetView: Encodable, Sendable, Hashable {
+public struct LucidPalSummary: Encodable, Sendable, Hashable {
     public static let emptyMessage = "Log a habit or pin a note in LucidPal"
 
     public struct Event: Encodable, Sendable, Hashable {
-        let title: String
-        let start: Date
-        let end: Date
-        let inProgress: Bool
+        public let title: String
+        public let start: Date
+        public let end: Date
+        public let inProgress: Bool
     }
 
     public var family: WidgetFamily

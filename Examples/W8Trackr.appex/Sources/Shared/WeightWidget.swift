@@ -1,4 +1,5 @@
 import Foundation
+import SwiftUI
 import WidgetKit
 
 /// W8Trackr's home-screen widget: current weight, goal and trend; the large size adds the
@@ -14,7 +15,8 @@ public struct WeightWidget: Widget {
 
     public var body: some WidgetConfiguration {
         StaticConfiguration(kind: Self.kind, provider: provider) { entry in
-            WeightWidgetView(entry: entry)
+            WeightWidgetEntryView(entry: entry)
+                .containerBackground(.fill.tertiary, for: .widget)
         }
         .configurationDisplayName("Weight Tracker")
         .description("See your current weight and progress at a glance.")
@@ -22,10 +24,10 @@ public struct WeightWidget: Widget {
     }
 }
 
-/// What the widget shows, per family (the SwiftUI views' data): small shows the weight and
+/// What the widget shows, per family (what the views below draw): small shows the weight and
 /// trend, medium adds the goal, large adds the sparkline. Before the first weigh-in, the
 /// empty state invites one.
-public struct WeightWidgetView: Encodable, Sendable, Hashable {
+public struct WeightSummary: Encodable, Sendable, Hashable {
     public static let emptyMessage = "Add your first weigh-in"
 
     public var family: WidgetFamily

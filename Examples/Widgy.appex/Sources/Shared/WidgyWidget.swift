@@ -1,4 +1,5 @@
 import Foundation
+import SwiftUI
 import WidgetKit
 
 /// Widgy's widget: a user-designed widget described by a JSON config.
@@ -13,7 +14,7 @@ public struct WidgyWidget: Widget {
 
     public var body: some WidgetConfiguration {
         StaticConfiguration(kind: Self.kind, provider: provider) { entry in
-            WidgyWidgetView(entry: entry)
+            WidgyEntryView(entry: entry)
         }
         .configurationDisplayName("Widgy")
         .description("A widget you designed in Widgy.")
@@ -21,8 +22,8 @@ public struct WidgyWidget: Widget {
     }
 }
 
-/// The content: the bound node tree and background, or the empty or problem state.
-public struct WidgyWidgetView: Encodable, Sendable, Hashable {
+/// What the widget shows: the bound node tree and background, or the empty or problem state.
+public struct WidgySummary: Encodable, Sendable, Hashable {
     public static let emptyMessage = "Create a widget in Widgy"
 
     public var family: WidgetFamily
