@@ -2,8 +2,7 @@
 import Glibc
 #endif
 
-/// A pipe whose ends close on exec: the extension spawner's stdio pipes, the signal pipe,
-/// the descriptor watch's stop pipe. (`pipe2` is not visible to Swift without _GNU_SOURCE.
+/// A pipe whose ends close on exec: the extension spawner's stdio pipes. (`pipe2` is not visible to Swift without _GNU_SOURCE.
 /// The gap between `pipe` and `fcntl` cannot leak an end into an extension: the spawner
 /// closes every descriptor from 3 up in the child.)
 public enum CloseOnExecPipe {
