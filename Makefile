@@ -1,6 +1,6 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
-SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils
+SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux
 BUILD_FLAGS ?=
 
 .PHONY: all deps build plugins test test-core run bench clean check-purity install

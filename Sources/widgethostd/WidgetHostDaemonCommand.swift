@@ -98,12 +98,16 @@ struct WidgetHostDaemonCommand: ParsableCommand {
         do {
             try daemon.start()
         } catch {
-            daemon.shutdownEventLoop()
+            // The process exits with the error; no group shutdown (see below, after wait()).
             throw failure("\(error)")
         }
         daemon.handleSignals()
         try daemon.wait()
-        daemon.shutdownEventLoop()
+        // Everything is stopped, reaped and on disk once wait() returns; the event-loop threads
+        // end with the process. NIO's group shutdown would wait on a Dispatch global queue, whose
+        // first worker threads call setpriority, which the unit's SystemCallFilter=~@resources
+        // refuses, and libdispatch logs "Failed to set thread priority for worker thread" at
+        // every stop (ThreadPriorityTests).
         withExtendedLifetime(lock) {}
     }
 
