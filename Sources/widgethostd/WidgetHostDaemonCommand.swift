@@ -80,6 +80,7 @@ struct WidgetHostDaemonCommand: ParsableCommand {
         var options = configuration.daemonOptions
         options.listenDescriptor = listenDescriptor
         if let bootIdFile { options.bootIDPath = bootIdFile }
+        options.bootID = ProcessInfo.processInfo.environment["WIDGETHOST_BOOT_ID"]
         if let virtualClock {
             guard let start = ISO8601DateFormatter().date(from: virtualClock) else {
                 throw failure("--virtual-clock \(virtualClock) is not an RFC 3339 instant; write it as 2026-02-15T08:00:00Z")

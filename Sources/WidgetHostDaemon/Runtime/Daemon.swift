@@ -17,6 +17,11 @@ public struct DaemonOptions: Sendable {
     public var statePath: String
     /// Where the boot id comes from (a test points this at its own file).
     public var bootIDPath = "/proc/sys/kernel/random/boot_id"
+    /// The boot id as the service manager saw it (`WIDGETHOST_BOOT_ID=%b` in the unit); wins
+    /// over `bootIDPath`. Inside a container `ProtectProc=` gives the service a procfs of its
+    /// own, without the container's boot_id that nspawn mounts over the kernel's, so the
+    /// file there names the host's boot and a container reboot would look like a restart.
+    public var bootID: String?
     /// A listening socket handed over by systemd (socket activation), instead of binding.
     public var listenDescriptor: CInt?
     /// The time-zone file watched for significant time changes (a test points this at its own file).
@@ -179,7 +184,8 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private func readBootID() -> String {
-        (try? String(contentsOfFile: options.bootIDPath, encoding: .utf8))?
+        if let given = options.bootID?.trimmingCharacters(in: .whitespacesAndNewlines), !given.isEmpty { return given }
+        return (try? String(contentsOfFile: options.bootIDPath, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
     }
 }
