@@ -179,12 +179,23 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// systemd's `%b` is 32 hex digits; the kernel's file has them dashed as a UUID. The file's
+    /// form is what state written before `WIDGETHOST_BOOT_ID` holds, so the same boot compares
+    /// equal whichever way it was read.
+    static func dashedBootID(_ id: String) -> String {
+        let hex = Array(id.lowercased())
+        guard hex.count == 32, hex.allSatisfy(\.isHexDigit) else { return id }
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+    }
+
     public func shutdownEventLoop() {
         try? group.syncShutdownGracefully()
     }
 
     private func readBootID() -> String {
-        if let given = options.bootID?.trimmingCharacters(in: .whitespacesAndNewlines), !given.isEmpty { return given }
+        if let given = options.bootID?.trimmingCharacters(in: .whitespacesAndNewlines), !given.isEmpty {
+            return Self.dashedBootID(given)
+        }
         return (try? String(contentsOfFile: options.bootIDPath, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
     }
