@@ -43,13 +43,13 @@ release: deps
 	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-plugins
 
 # The release binaries, stripped (debug info kept apart under .build/release-debug), systemd
-# units, sysusers.d/tmpfiles.d, config, example bundles and docs. PREFIX=/usr by default (the
+# units, sysusers.d/tmpfiles.d, config, example bundles, man pages and docs. PREFIX=/usr by default (the
 # daemon's default plugin path is under it); DESTDIR stages: `make install DESTDIR=/tmp/stage`.
 # See docs/operations.md.
 PREFIX ?= /usr
 DESTDIR ?=
-install: release
-	@STRIP=yes PLUGINS=.build/release-plugins \
+install: release man
+	@STRIP=yes PLUGINS=.build/release-plugins MANPAGES=.build/man \
 	    scripts/install.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)"
 
 # Man pages for widgethostd and widgethost under .build/man, from their --help, by

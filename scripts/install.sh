@@ -92,6 +92,13 @@ if [ "${STRIP:-no}" = yes ]; then
     done
 fi
 
+# Man pages, where `make man` made them (MANPAGES=.build/man from `make install`; the package
+# installs them with dh_installman).
+if [ -n "${MANPAGES:-}" ] && ls "$MANPAGES"/*.1 >/dev/null 2>&1; then
+    install -d -m 0755 "$destdir$prefix/share/man/man1"
+    install -m 0644 "$MANPAGES"/*.1 "$destdir$prefix/share/man/man1/"
+fi
+
 for doc in docs/*.md; do
     [ -f "$doc" ] && install -m 0644 "$doc" "$docs/"
 done
