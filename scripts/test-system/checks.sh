@@ -101,16 +101,20 @@ check activation "a connection (widgethost status) starts the service again" \
 
 # --- kill -9: restarted, the ledger intact --------------------------------------------------
 wait_until 10 bash -c '[ "$(systemctl show -P SubState widgethostd.service)" = running ]'
+# A budgeted reload, as an app's WidgetCenter call: the ledger gets its start time.
+widgethost reload --kind BirthdayHomeWidget > "$dir/reload.out" 2>&1
+wait_until 20 bash -c 'widgethost status w1 --json | tr -d " \n" | grep -q "\"ledger\":\[\""'
 ledger_before=$(ledger)
 pid=$(main_pid)
 restarts=$(prop NRestarts)
 kill -9 "$pid"
 if wait_until 20 active_with_new_pid "$pid" && wait_until 10 bash -c 'widgethost status >/dev/null'; then
     ledger_after=$(ledger)
-    if [ -n "$ledger_before" ] && [ "$ledger_after" = "$ledger_before" ] && [ "$(prop NRestarts)" -gt "$restarts" ]; then
+    if [ -n "$ledger_before" ] && [ "$ledger_before" != '"ledger":[]' ] && [ "$ledger_after" = "$ledger_before" ] &&
+        [ "$(prop NRestarts)" -gt "$restarts" ]; then
         pass kill9 "kill -9 $pid: restarted as $(main_pid), ledger intact ($ledger_after)"
     else
-        fail kill9 "ledger before '$ledger_before', after '$ledger_after', restarts $restarts -> $(prop NRestarts)"
+        fail kill9 "ledger before '$ledger_before', after '$ledger_after', restarts $restarts -> $(prop NRestarts); reload: $(cat "$dir/reload.out")"
     fi
 else
     fail kill9 "not restarted after kill -9 $pid (state $(prop ActiveState), pid $(main_pid))"
