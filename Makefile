@@ -54,7 +54,9 @@ install: release man
 
 # Man pages for widgethostd and widgethost under .build/man, from their --help, by
 # swift-argument-parser's generate-manual tool (docs/operations.md says why not its plugin).
+MAN_PACKAGES := dpkg-dev man-db groff-base
 man: release
+	@scripts/ensure-packages.sh $(MAN_PACKAGES)
 	@scripts/build-man.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/man
 
 # .build/deb/widgethost_VERSION_amd64.deb (and its -dbgsym), built by dpkg-buildpackage with

@@ -23,7 +23,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 include=systemd,systemd-sysv,dbus,libpam-systemd,sqlite3,procps,libsqlite3-0
 key="bookworm minbase $include $mirror"
 checks=(install enabled running user directories notify extensions toolchain add timeline appgroup journal
-    security bootid cgroup socket-kept activation kill9 reload refusal user-instance user-state watchdog stop
+    verify security bootid cgroup socket-kept activation kill9 reload refusal user-instance user-state watchdog stop
     priority purge)
 
 skip() {

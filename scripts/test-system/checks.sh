@@ -69,6 +69,8 @@ check journal "journald fields WIDGET_ID, WIDGET_KIND, EXTENSION, OUTCOME on the
              grep -q "WIDGET_ID=w1" <<<"$out" && grep -q "EXTENSION=com.birthdayreminders.widget" <<<"$out" && grep -q "SYSLOG_IDENTIFIER=widgethostd" <<<"$out"'
 
 # --- the sandbox -------------------------------------------------------------------------------
+check verify "systemd-analyze verify prints nothing for the installed units" \
+    bash -c 'out=$(systemd-analyze verify --man=no widgethostd.service widgethostd.socket 2>&1); echo "$out"; [ -z "$out" ]'
 exposure=$(systemd-analyze security --no-pager widgethostd.service 2>&1 | sed -n 's/.*Overall exposure level for widgethostd.service: \([0-9.]*\).*/\1/p')
 if [ -n "$exposure" ] && awk -v e="$exposure" 'BEGIN { exit !(e <= 0.6) }'; then
     pass security "systemd-analyze security: exposure $exposure (at most 0.6)"
