@@ -35,9 +35,10 @@ test: deps check-purity release
 
 # Release builds of everything (the daemon, the CLI, the example extensions) with the Swift
 # runtime linked in statically, no $ORIGIN run path and immediate binding, so that nothing
-# at run time depends on the toolchain; the examples assembled as bundles under
+# at run time depends on the toolchain (lld: the default linker warns about mktemp in the
+# toolchain's static Foundation at every link); the examples assembled as bundles under
 # .build/release-plugins (the debug ones stay in .build/plugins for the tests).
-RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-plugins

@@ -23,7 +23,7 @@ declare -A allowed=(
 
 checked=0 problems=0
 while IFS= read -r -d '' file; do
-    [ "$(head -c 4 "$file" 2>/dev/null)" = $'\x7fELF' ] || continue
+    [ "$(head -c 4 "$file" 2>/dev/null | tr -d '\0')" = $'\x7fELF' ] || continue
     [[ "$file" == */usr/lib/debug/* ]] && continue   # detached debug info, never loaded
     checked=$((checked + 1))
     relative=${file#"$root"}

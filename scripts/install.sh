@@ -81,7 +81,7 @@ fi
 if [ "${STRIP:-no}" = yes ]; then
     debug_dir=${DEBUG_DIR:-.build/release-debug}
     for file in "$bin/widgethostd" "$bin/widgethost" "$plugins"/*.appex/*; do
-        [ -f "$file" ] && [ "$(head -c 4 "$file")" = $'\x7fELF' ] || continue
+        [ -f "$file" ] && [ "$(head -c 4 "$file" | tr -d '\0')" = $'\x7fELF' ] || continue
         id=$(readelf -n "$file" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
         [ -n "$id" ] || { echo "install: $file has no build id; cannot keep its debug info apart" >&2; exit 1; }
         debug="$debug_dir/.build-id/${id:0:2}/${id:2}.debug"
