@@ -1,12 +1,11 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
-SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils binutils
+SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux
 # Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes).
 TEST_PACKAGES := chromium
 BUILD_FLAGS ?=
 
-.PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install
-
+.PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install release man deb test-system
 
 all: build
 
@@ -37,24 +36,56 @@ check-dependencies:
 
 # The whole suite: core rules, protocol, SDK, and the end-to-end tests. Serial, because
 # the process tests measure latencies (status within 100 ms, reloads on time) that two
-# cores shared with other test processes would blur.
-test: test-deps check-purity
+# cores shared with other test processes would blur. The release build comes first: the
+# suite checks every ELF file `make install` would stage from it (InstalledFilesTests).
+test: test-deps check-purity release
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@scripts/assemble-plugins.sh
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
 	@BIN_PATH="$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)" scripts/check-dependencies.sh
 
-# Release binaries (Swift runtime linked in statically, so nothing depends on the toolchain
-# at run time), systemd units, sysusers.d/tmpfiles.d, config, example bundles and docs.
-# PREFIX=/usr by default (the daemon's default plugin path is under it); DESTDIR stages a
-# package: `make install DESTDIR=/tmp/stage`. See docs/operations.md.
+# Release builds of everything (the daemon, the CLI, the example extensions) with the Swift
+# runtime linked in statically, no $ORIGIN run path and immediate binding, so that nothing
+# at run time depends on the toolchain (lld: the default linker warns about mktemp in the
+# toolchain's static Foundation at every link); the examples assembled as bundles under
+# .build/release-plugins (the debug ones stay in .build/plugins for the tests).
+RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-plugins
+
+# The release binaries, stripped (debug info kept apart under .build/release-debug), systemd
+# units, sysusers.d/tmpfiles.d, config, example bundles, man pages and docs. PREFIX=/usr by default (the
+# daemon's default plugin path is under it); DESTDIR stages: `make install DESTDIR=/tmp/stage`.
+# See docs/operations.md.
 PREFIX ?= /usr
 DESTDIR ?=
-INSTALL_BUILD_FLAGS ?= -c release --static-swift-stdlib
-install: plugins
-	$(SWIFT) build $(INSTALL_BUILD_FLAGS) --product widgethostd
-	$(SWIFT) build $(INSTALL_BUILD_FLAGS) --product widgethost
-	@scripts/install.sh "$$($(SWIFT) build $(INSTALL_BUILD_FLAGS) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)"
+install: release man
+	@STRIP=yes PLUGINS=.build/release-plugins MANPAGES=.build/man \
+	    scripts/install.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)"
+
+# Man pages for widgethostd and widgethost under .build/man, from their --help, by
+# swift-argument-parser's generate-manual tool (docs/operations.md says why not its plugin).
+MAN_PACKAGES := dpkg-dev man-db groff-base
+man: release
+	@scripts/ensure-packages.sh $(MAN_PACKAGES)
+	@scripts/build-man.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/man
+
+# .build/deb/widgethost_VERSION_amd64.deb (and its -dbgsym), built by dpkg-buildpackage with
+# debhelper from debian/, then checked with lintian.
+DEB_PACKAGES := dpkg-dev debhelper lintian
+deb: release man
+	@scripts/ensure-packages.sh $(DEB_PACKAGES)
+	@scripts/build-deb.sh
+
+# The package under a real systemd: a Debian 12 root (debootstrap, cached under
+# .build/test-system), the package installed with apt, booted with systemd-nspawn -b; a unit
+# inside checks socket activation, readiness, the watchdog, the journal, the sandbox,
+# restarts, reload, stop, refusal and the per-user instance (docs/operations.md).
+TEST_SYSTEM_PACKAGES := debootstrap systemd-container
+test-system: deb
+	@scripts/ensure-packages.sh $(TEST_SYSTEM_PACKAGES)
+	@scripts/test-system.sh
 
 # Benchmarks against their floors and a peer (docs/benchmarks.md): a release build, one
 # table, Benchmarks/results/latest.json. Not part of `make test`; about 5 minutes on 2 cores

@@ -3,11 +3,14 @@
 # .build/plugins/ (what config/dev.toml and the tests load): Info.plist, the
 # .entitlements and the executable named by CFBundleExecutable, from `swift build`.
 # Only *.appex entries are touched: SwiftPM keeps its own cache under .build/plugins/.
-# Usage: scripts/assemble-plugins.sh [BIN_DIR]   (default: swift build --show-bin-path)
+# Usage: scripts/assemble-plugins.sh [BIN_DIR [OUT_DIR]]
+#   BIN_DIR defaults to `swift build --show-bin-path`; OUT_DIR to .build/plugins (the debug
+#   bundles the tests load). `make release` assembles the release build into
+#   .build/release-plugins, which `make install` and `make deb` ship.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-$(swift build --show-bin-path)}
-out=.build/plugins
+out=${2:-.build/plugins}
 mkdir -p "$out"
 for source in Examples/*.appex; do
     [ -f "$source/Info.plist" ] || continue

@@ -10,6 +10,13 @@
 # The configuration goes to /etc/widgethost; an existing widgethost.toml is kept
 # and the new one is installed beside it as widgethost.toml.new. SYSCONFDIR (default /etc)
 # moves the configuration elsewhere (tests install under a temporary PREFIX).
+#
+# PLUGINS (default .build/plugins, the debug bundles) names the assembled example bundles to
+# install; `make install` passes .build/release-plugins. STRIP=yes strips every executable
+# installed, keeping its debug info apart under DEBUG_DIR (default .build/release-debug),
+# named by build id (DEBUG_DIR/.build-id/xx/rest.debug, where gdb looks with
+# `set debug-file-directory`), with a .gnu_debuglink to it; `make deb` leaves stripping to
+# dh_strip, which puts the same into the widgethost-dbgsym package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +32,8 @@ for tool in widgethostd widgethost; do
 done
 
 bin="$destdir$prefix/bin"
-units="$destdir$prefix/lib/systemd/system"
+# UNITDIR: where the system units go; the Debian 12 package uses /lib/systemd/system.
+units="$destdir${UNITDIR:-$prefix/lib/systemd/system}"
 user_units="$destdir$prefix/lib/systemd/user"
 sysusers="$destdir$prefix/lib/sysusers.d"
 tmpfiles="$destdir$prefix/lib/tmpfiles.d"
@@ -59,27 +67,51 @@ if [ -f config/widgethost.toml ]; then
     fi
 fi
 
-# Example extension bundles, as `make plugins` assembles them.
-if [ -d .build/plugins ]; then
-    for bundle in .build/plugins/*.appex; do
+# Example extension bundles, as scripts/assemble-plugins.sh assembles them.
+bundles_in=${PLUGINS:-.build/plugins}
+if [ -d "$bundles_in" ]; then
+    for bundle in "$bundles_in"/*.appex; do
         [ -d "$bundle" ] || continue
         rm -rf "${plugins:?}/$(basename "$bundle")"
         cp -RL "$bundle" "$plugins/"
+        chmod -R u=rwX,go=rX "$plugins/$(basename "$bundle")"
     done
+fi
+
+if [ "${STRIP:-no}" = yes ]; then
+    debug_dir=${DEBUG_DIR:-.build/release-debug}
+    for file in "$bin/widgethostd" "$bin/widgethost" "$plugins"/*.appex/*; do
+        [ -f "$file" ] && [ "$(head -c 4 "$file" | tr -d '\0')" = $'\x7fELF' ] || continue
+        id=$(readelf -n "$file" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+        [ -n "$id" ] || { echo "install: $file has no build id; cannot keep its debug info apart" >&2; exit 1; }
+        debug="$debug_dir/.build-id/${id:0:2}/${id:2}.debug"
+        mkdir -p "$(dirname "$debug")"
+        objcopy --only-keep-debug --compress-debug-sections "$file" "$debug"
+        strip --strip-unneeded --remove-section=.comment "$file"
+        objcopy --add-gnu-debuglink="$debug" "$file"
+    done
+fi
+
+# Man pages, where `make man` made them (MANPAGES=.build/man from `make install`; the package
+# installs them with dh_installman).
+if [ -n "${MANPAGES:-}" ] && ls "$MANPAGES"/*.1 >/dev/null 2>&1; then
+    install -d -m 0755 "$destdir$prefix/share/man/man1"
+    install -m 0644 "$MANPAGES"/*.1 "$destdir$prefix/share/man/man1/"
 fi
 
 for doc in docs/*.md; do
     [ -f "$doc" ] && install -m 0644 "$doc" "$docs/"
 done
 
-if [ "$prefix" != /usr ]; then
-    echo "install: the example bundles are in $prefix/lib/widgethost/plugins; add it to plugins.paths" \
-        "in /etc/widgethost/widgethost.toml (the default looks in /usr/lib/widgethost/plugins)" >&2
-fi
+# One message after a direct install (none when staging for a package): the same commands
+# as docs/operations.md, "Install" and "Enable and start" (SystemdUnitTests checks that).
 if [ -z "$destdir" ]; then
+    paths=""
+    [ "$prefix" = /usr ] || paths="
+    add $prefix/lib/widgethost/plugins to plugins.paths in ${SYSCONFDIR:-/etc}/widgethost/widgethost.toml"
     cat >&2 <<EOT
-installed under $prefix. Next:
+installed under $prefix. Next, as root:$paths
     systemd-sysusers && systemd-tmpfiles --create && systemctl daemon-reload
-    systemctl enable --now widgethostd.socket
+    systemctl enable --now widgethostd.socket widgethostd.service
 EOT
 fi

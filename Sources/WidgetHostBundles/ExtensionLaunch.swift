@@ -36,8 +36,7 @@ public struct ExtensionLaunch: Sendable, Hashable {
         var groups: [String] = []
         for group in bundle.appGroups.sorted() {
             let container = (appGroupsPath as NSString).appendingPathComponent(group)
-            try FileManager.default.createDirectory(
-                atPath: container, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o770])
+            try AppGroupContainer.make(at: container)
             groups.append("\(group)=\(container)")
         }
         environment["WIDGETHOST_APP_GROUPS"] = groups.joined(separator: ":")

@@ -84,6 +84,7 @@ struct WidgetHostDaemonCommand: ParsableCommand {
         var options = configuration.daemonOptions
         options.listenDescriptor = listenDescriptor
         if let bootIdFile { options.bootIDPath = bootIdFile }
+        options.bootID = ProcessInfo.processInfo.environment["WIDGETHOST_BOOT_ID"]
         if let virtualClock {
             guard let start = ISO8601DateFormatter().date(from: virtualClock) else {
                 throw failure("--virtual-clock \(virtualClock) is not an RFC 3339 instant; write it as 2026-02-15T08:00:00Z")
@@ -102,12 +103,16 @@ struct WidgetHostDaemonCommand: ParsableCommand {
         do {
             try daemon.start()
         } catch {
-            daemon.shutdownEventLoop()
+            // The process exits with the error; no group shutdown (see below, after wait()).
             throw failure("\(error)")
         }
         daemon.handleSignals()
         try daemon.wait()
-        daemon.shutdownEventLoop()
+        // Everything is stopped, reaped and on disk once wait() returns; the event-loop threads
+        // end with the process. NIO's group shutdown would wait on a Dispatch global queue, whose
+        // first worker threads call setpriority, which the unit's SystemCallFilter=~@resources
+        // refuses, and libdispatch logs "Failed to set thread priority for worker thread" at
+        // every stop (ThreadPriorityTests).
         withExtendedLifetime(lock) {}
     }
 

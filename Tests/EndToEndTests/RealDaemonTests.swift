@@ -13,6 +13,8 @@ final class RealDaemon: @unchecked Sendable {
     let directory: String
     private(set) var process: Process
     private let arguments: [String]
+    /// Added to the daemon's environment at the next `start()`.
+    var extraEnvironment: [String: String] = [:]
     var socket: String { directory + "/s.sock" }
     var bootIDFile: String { directory + "/boot_id" }
 
@@ -56,7 +58,7 @@ final class RealDaemon: @unchecked Sendable {
         process = Process()
         process.executableURL = daemon
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC"]
+        process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC"].merging(extraEnvironment) { $1 }
         // Kept across restarts, for the message of a failing test.
         let log = directory + "/widgethostd.log"
         if !FileManager.default.fileExists(atPath: log) { _ = FileManager.default.createFile(atPath: log, contents: nil) }

@@ -107,6 +107,52 @@ struct RestartTests {
         #expect(after.widgets.map(\.budget.used) == usedBefore.widgets.map(\.budget.used), "reboot reloads are exempt")
     }
 
+    @Test("WIDGETHOST_BOOT_ID (the unit's %b) wins over the boot_id file: a container reboot the file cannot see is one")
+    func bootIDFromServiceManager() throws {
+        let daemon = try RealDaemon(fixtures: ["WellBehaved"])
+        daemon.kill9()
+        daemon.extraEnvironment = ["WIDGETHOST_BOOT_ID": "container-boot-1"]
+        try daemon.start()
+        var client = try ControlClient(socketPath: daemon.socket)
+        let _: AddWidgetResult = try client.call(.addWidget, params: AddWidgetParams(kind: "WellBehavedWidget", family: .systemSmall))
+        try waitForTimelines(client, count: 1)
+        let timelines = { self.requestLog(daemon, "WellBehaved").filter { $0 == "timeline/get" }.count }
+        let first = timelines()
+
+        // A restart in the same container boot: the file is unchanged and so is %b.
+        daemon.kill9()
+        try daemon.start()
+        client = try ControlClient(socketPath: daemon.socket)
+        usleep(300_000)
+        #expect(timelines() == first, "a restart reloads nothing")
+
+        // The container rebooted: the host's boot_id (the file) is unchanged, %b is new.
+        daemon.kill9()
+        daemon.extraEnvironment = ["WIDGETHOST_BOOT_ID": "container-boot-2"]
+        try daemon.start()
+        client = try ControlClient(socketPath: daemon.socket)
+        try waitForTimelines(client, count: 1)
+        usleep(300_000)
+        #expect(timelines() == first + 1, "a reboot gives one exempt reload")
+
+        // %b is 32 hex digits, the kernel's file a dashed UUID: the same boot either way, so
+        // state written from the file before WIDGETHOST_BOOT_ID existed sees no reboot.
+        daemon.kill9()
+        try "2aa595ee-02f6-438c-8df3-f2841c70544b\n".write(toFile: daemon.bootIDFile, atomically: true, encoding: .utf8)
+        daemon.extraEnvironment = [:]
+        try daemon.start()
+        client = try ControlClient(socketPath: daemon.socket)
+        try waitForTimelines(client, count: 1)
+        usleep(300_000)
+        let fromFile = timelines()
+        daemon.kill9()
+        daemon.extraEnvironment = ["WIDGETHOST_BOOT_ID": "2aa595ee02f6438c8df3f2841c70544b"]
+        try daemon.start()
+        client = try ControlClient(socketPath: daemon.socket)
+        usleep(300_000)
+        #expect(timelines() == fromFile, "%b and the file name the same boot")
+    }
+
     @Test("A reload storm across 50 widgets survives 20 kill -9s: no widget and no reported start is lost, B is never exceeded")
     func durability() throws {
         let config = """

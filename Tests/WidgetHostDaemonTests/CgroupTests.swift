@@ -84,7 +84,8 @@ struct CgroupDelegationTests {
 
     static let situations: [(String, String)] = [
         ("mountinfo-without-cgroup2", "no cgroup v2 hierarchy is mounted (no cgroup2 line in"),
-        ("v1-only", "has no cgroup v2 line (\"0::/…\"); this host uses cgroup v1 for memory"),
+        ("v1-only", "has no cgroup v2 line (\"0::/…\"); this host uses cgroup v1 for memory (\"4:memory:/process_api/1\")"),
+        ("hybrid", "binds the memory controller to cgroup v1 on a hybrid host (\"4:memory:/system.slice/widgethostd.service\")"),
         ("root-cgroup", "widgethostd runs in the root cgroup of"),
         ("no-memory", "the memory controller is not delegated to"),
         ("not-a-cgroup", "is not a cgroup v2 directory (no cgroup.controllers)"),
@@ -100,6 +101,16 @@ struct CgroupDelegationTests {
             try fake.write("\(fake.root)/mountinfo", "24 1 0:22 / /sys rw - sysfs sysfs rw\n")
         case "v1-only":
             try fake.write("\(fake.root)/self-cgroup", "4:memory:/process_api/1\n1:cpu:/\n")
+        case "hybrid":
+            // What /proc/self/cgroup says under systemd on a hybrid host: memory on v1, v2 without it.
+            try fake.write("\(fake.root)/self-cgroup", """
+                9:name=systemd:/system.slice/widgethostd.service
+                4:memory:/system.slice/widgethostd.service
+                1:cpu,cpuacct:/
+                0::/system.slice/widgethostd.service
+
+                """)
+            try fake.write("\(fake.delegated)/cgroup.controllers", "\n")
         case "root-cgroup":
             try fake.write("\(fake.root)/self-cgroup", "0::/\n")
         case "not-a-cgroup":
@@ -111,6 +122,12 @@ struct CgroupDelegationTests {
         #expect(error?.description.contains(expected) == true, "\(error?.description ?? "no error")")
         if situation == "no-memory" {
             #expect(error?.description.hasSuffix("set Delegate=yes or Delegate=memory pids in the unit") == true)
+        }
+        if situation == "hybrid" || situation == "v1-only" {
+            // The unit already has Delegate=; the cause is the host's layout, and the notice says so.
+            #expect(error?.description.contains("Delegate=") == false)
+            #expect(error?.description.hasSuffix("boot with systemd.unified_cgroup_hierarchy=1 (Debian 12's default) "
+                + "for a cgroup per extension") == true)
         }
         #expect(!FileManager.default.fileExists(atPath: "\(fake.delegated)/supervisor"), "nothing was moved")
         #expect(fake.read("\(fake.delegated)/cgroup.subtree_control") == "")

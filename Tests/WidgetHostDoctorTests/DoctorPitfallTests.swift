@@ -125,7 +125,13 @@ struct DoctorPitfallTests {
         // A failure fails the run (CI); a warning alone does not.
         #expect(report.passed == (pitfall.verdict != .fail))
         // Only the pitfall is wrong: every other runnable line passes, or was not checked after a failure.
-        let others = report.findings.filter { $0.check != pitfall.check && $0.verdict != .pass && $0.verdict != .skipped }
+        // A response-time *warning* (in time, short of the 50 % margin) on another line is how a
+        // Python fixture starts on a loaded machine, not a second pitfall; a failure still counts.
+        let timing: Set<CheckID> = [.placeholderTime, .snapshotTime, .timelineTime]
+        let others = report.findings.filter {
+            $0.check != pitfall.check && $0.verdict != .pass && $0.verdict != .skipped
+                && !($0.verdict == .warn && timing.contains($0.check))
+        }
         #expect(others.allSatisfy { pitfall.knockOn.contains($0.check) }, "\(report.text)")
     }
 

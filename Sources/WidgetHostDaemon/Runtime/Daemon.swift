@@ -21,6 +21,11 @@ public struct DaemonOptions: Sendable {
     public var statePath: String
     /// Where the boot id comes from (a test points this at its own file).
     public var bootIDPath = "/proc/sys/kernel/random/boot_id"
+    /// The boot id as the service manager saw it (`WIDGETHOST_BOOT_ID=%b` in the unit); wins
+    /// over `bootIDPath`. Inside a container `ProtectProc=` gives the service a procfs of its
+    /// own, without the container's boot_id that nspawn mounts over the kernel's, so the
+    /// file there names the host's boot and a container reboot would look like a restart.
+    public var bootID: String?
     /// A listening socket handed over by systemd (socket activation), instead of binding.
     public var listenDescriptor: CInt?
     /// The time-zone file watched for significant time changes (a test points this at its own file).
@@ -206,12 +211,24 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// systemd's `%b` is 32 hex digits; the kernel's file has them dashed as a UUID. The file's
+    /// form is what state written before `WIDGETHOST_BOOT_ID` holds, so the same boot compares
+    /// equal whichever way it was read.
+    static func dashedBootID(_ id: String) -> String {
+        let hex = Array(id.lowercased())
+        guard hex.count == 32, hex.allSatisfy(\.isHexDigit) else { return id }
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+    }
+
     public func shutdownEventLoop() {
         try? group.syncShutdownGracefully()
     }
 
     private func readBootID() -> String {
-        (try? String(contentsOfFile: options.bootIDPath, encoding: .utf8))?
+        if let given = options.bootID?.trimmingCharacters(in: .whitespacesAndNewlines), !given.isEmpty {
+            return Self.dashedBootID(given)
+        }
+        return (try? String(contentsOfFile: options.bootIDPath, encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
     }
 }

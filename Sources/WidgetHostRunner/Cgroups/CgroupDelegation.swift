@@ -47,7 +47,21 @@ public struct CgroupDelegation: Sendable {
         guard let mount = sources.mountPoint ?? cgroup2MountPoint(sources.mountInfo) else {
             throw CgroupUnavailable("no cgroup v2 hierarchy is mounted (no cgroup2 line in \(sources.mountInfo))")
         }
-        guard let own = unifiedPath(CgroupFiles.read(sources.selfCgroup) ?? "") else {
+        let selfCgroup = CgroupFiles.read(sources.selfCgroup) ?? ""
+        // A controller belongs to one hierarchy only. On a hybrid host (cgroup v2 mounted
+        // beside v1, systemd.unified_cgroup_hierarchy=0) memory is bound to v1, and no unit
+        // setting can delegate it on v2: asking for Delegate=yes would send the operator to
+        // a unit that already has it.
+        if let v1 = v1MemoryLine(selfCgroup) {
+            let layout = unifiedPath(selfCgroup) == nil
+                ? "has no cgroup v2 line (\"0::/…\"); this host uses cgroup v1 for memory"
+                : "binds the memory controller to cgroup v1 on a hybrid host"
+            throw CgroupUnavailable(
+                "\(sources.selfCgroup) \(layout) (\"\(v1)\"), so cgroup v2 cannot limit an extension's memory "
+                    + "whatever the unit says; boot with systemd.unified_cgroup_hierarchy=1 (Debian 12's default) "
+                    + "for a cgroup per extension")
+        }
+        guard let own = unifiedPath(selfCgroup) else {
             throw CgroupUnavailable(
                 "\(sources.selfCgroup) has no cgroup v2 line (\"0::/…\"); this host uses cgroup v1 for memory")
         }
@@ -141,6 +155,16 @@ public struct CgroupDelegation: Sendable {
             guard halves.count == 2, halves[1].hasPrefix("cgroup2 ") else { continue }
             let fields = halves[0].split(separator: " ")
             if fields.count > 4 { return String(fields[4]) }
+        }
+        return nil
+    }
+
+    /// The cgroup v1 line that names the memory controller in `/proc/self/cgroup`
+    /// ("4:memory:/…"), if memory is bound to a v1 hierarchy.
+    static func v1MemoryLine(_ text: String) -> String? {
+        for line in text.split(separator: "\n") where !line.hasPrefix("0::") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            if fields.count == 3, fields[1].split(separator: ",").contains("memory") { return String(line) }
         }
         return nil
     }
