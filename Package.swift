@@ -267,7 +267,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetKitTests",
-            dependencies: ["WidgetKit", "WidgetHostProtocol"],
+            dependencies: ["WidgetKit", "SwiftUI", "WidgetHostProtocol"],
             swiftSettings: strict
         ),
         .testTarget(
