@@ -181,7 +181,7 @@ struct StateStoreTests {
         try store.write(host: hostRecord(), changed: [richRecord(1), richRecord(2), richRecord(3)], removed: [])
         let path = store.path
         #expect(try sqlite3(path, "PRAGMA journal_mode") == "wal")
-        #expect(try sqlite3(path, "PRAGMA user_version") == "1")
+        #expect(try sqlite3(path, "PRAGMA user_version") == "2")
         #expect(try sqlite3(path, "SELECT count(*) FROM ledger") == "6")
         #expect(
             try sqlite3(path, "SELECT started_at FROM ledger WHERE widget_id = 'w2' ORDER BY started_at")
@@ -360,10 +360,10 @@ struct StateStoreTests {
     func checkNewer() throws {
         let scratch = ScratchDirectory()
         try makeStateFile(in: scratch.path)
-        _ = try sqlite3(scratch.stateFile, "PRAGMA user_version = 3")
+        _ = try sqlite3(scratch.stateFile, "PRAGMA user_version = 9")
         let check = SQLiteStateStore.check(directory: scratch.path)
         #expect(!check.healthy)
-        #expect(check.text.contains("schema version: 3 (this widgethostd knows up to 1)"))
+        #expect(check.text.contains("schema version: 9 (this widgethostd knows up to 2)"))
         #expect(check.text.contains("Upgrade widgethost"))
     }
 
@@ -471,6 +471,9 @@ private struct CoreDriver {
                         byteCount: 100)
                 case .placeholder, .snapshot:
                     reply = .entry(TimelineEntryPayload(date: now, content: .string("placeholder")))
+                case .perform: reply = .performed(IntentPerformResult())
+                case .options: reply = .options(IntentOptionsResult(options: []))
+                case .controlValue: reply = .controlValue(ControlValueResult())
                 }
                 try execute(host.handle(.extensionReplied(request.id, reply, footprintBytes: 1_000_000), at: now))
             default:

@@ -105,6 +105,20 @@ struct HostNoticeWireTests {
             #"{"at":"2026-02-15T08:00:00Z","detail":"idle for 30s","extension":"com.birthdayreminders.widget","#
                 + #""type":"extensionStopped"}"#
         ),
+        (
+            .intentFinished(
+                extension: "com.lucidpal.widget", widgetId: "w1", control: nil, at: t0, intent: "Mark Done",
+                outcome: .timedOut, durationMs: 5000, detail: "no reply"),
+            #"{"at":"2026-02-15T08:00:00Z","detail":"no reply","durationMs":5000,"extension":"com.lucidpal.widget","#
+                + #""intent":"Mark Done","outcome":"timedOut","type":"intentFinished","widgetId":"w1"}"#
+        ),
+        (
+            .controlUpdated(
+                extension: "com.w8trackr.widget", control: "LogWeightControl", at: t0,
+                value: ControlValueResult(isOn: true, title: "Log"), detail: nil),
+            #"{"at":"2026-02-15T08:00:00Z","control":"LogWeightControl","extension":"com.w8trackr.widget","#
+                + #""type":"controlUpdated","value":{"isOn":true,"title":"Log"}}"#
+        ),
     ]
 
     @Test("Every notice is the flat object it always was, and reads back", arguments: cases)

@@ -8,12 +8,18 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
     public var app: String
     public var displayName: String
     public var widgets: [WidgetDescriptor]
+    /// Its Control widgets (protocol version 3).
+    public var controls: [ControlDescriptor]
 
-    public init(id: String, app: String? = nil, displayName: String? = nil, widgets: [WidgetDescriptor]) {
+    public init(
+        id: String, app: String? = nil, displayName: String? = nil, widgets: [WidgetDescriptor],
+        controls: [ControlDescriptor] = []
+    ) {
         self.id = id
         self.app = app ?? Self.appID(forExtension: id)
         self.displayName = displayName ?? id
         self.widgets = widgets
+        self.controls = controls
     }
 
     /// The containing app's id is the extension's bundle id minus its last component

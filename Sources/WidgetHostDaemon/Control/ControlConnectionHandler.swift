@@ -84,6 +84,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                     let (handler, context) = bound.value
                     switch result {
                     case .success(let value): handler.write(.response(id: id, result: value), context: context)
+                    case .failure(let error as JSONRPCError):
+                        handler.write(.errorResponse(id: id, error: error), context: context)
                     case .failure(let error):
                         handler.write(
                             .errorResponse(

@@ -24,7 +24,7 @@ enum StateSchema {
         widgets.record is the full WidgetRecord as JSON and host.record the HostRecord; they are \
         what widgethostd reads. The other columns and the ledger table (start times of budgeted \
         reloads in the 24-hour window) are copies for reading with sqlite3, written in the same \
-        transaction. Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
+        transaction; widgets.configuration is a configurable widget's intent values as JSON. Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
         """
 
     /// Migration n (1-based) takes the schema from version n − 1 to n.
@@ -52,7 +52,11 @@ enum StateSchema {
         );
         CREATE INDEX ledger_by_widget ON ledger (widget_id, started_at);
         PRAGMA application_id = \(applicationID);
+        """,
+        // 2: a configurable widget's intent values (issue 14), as JSON with sorted keys.
         """
+        ALTER TABLE widgets ADD COLUMN configuration TEXT;
+        """,
     ]
 
     /// Brings the schema up to `version`, one transaction per migration. The caller has

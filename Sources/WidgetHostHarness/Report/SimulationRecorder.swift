@@ -53,7 +53,8 @@ struct SimulationRecorder {
                 case .success: break
                 }
             }
-        case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped:
+        case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped,
+            .intentFinished, .controlUpdated:
             break
         }
     }
