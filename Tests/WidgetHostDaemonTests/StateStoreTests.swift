@@ -145,7 +145,7 @@ struct StateStoreTests {
             """
             PRAGMA synchronous = NORMAL;
             BEGIN;
-            INSERT INTO widgets VALUES ('w2', 'BirthdayHomeWidget', 'systemMedium', 'com.birthdayreminders',
+            INSERT INTO widgets (id, kind, family, app, extension, added_at, record) VALUES ('w2', 'BirthdayHomeWidget', 'systemMedium', 'com.birthdayreminders',
                 'com.birthdayreminders.widget', '\(RFC3339.format(record.addedAt))', '\(json)');
             \(ledger.joined(separator: "\n"))
             COMMIT;
@@ -234,7 +234,7 @@ struct StateStoreTests {
         } throws: { error in
             guard let error = error as? StateError else { return false }
             let text = error.description
-            return error == .newerSchema(path: scratch.stateFile, found: 7, supported: 1)
+            return error == .newerSchema(path: scratch.stateFile, found: 7, supported: 2)
                 && text.contains("Upgrade widgethost")
                 && text.contains("mkdir \(scratch.path)/widgethost.newer && mv \(scratch.stateFile)* \(scratch.path)/widgethost.newer/")
         }
@@ -347,7 +347,7 @@ struct StateStoreTests {
         let before = bytes(scratch.stateFile)
         let check = SQLiteStateStore.check(directory: scratch.path)
         #expect(check.healthy)
-        #expect(check.text.contains("schema version: 1 (this widgethostd knows up to 1)"))
+        #expect(check.text.contains("schema version: 2 (this widgethostd knows up to 2)"))
         #expect(check.text.contains("integrity_check: ok"))
         #expect(check.text.contains("rows: host 1, widgets 2, ledger 3"))
         #expect(check.text.contains("the ledger table matches every record's ledger"))
