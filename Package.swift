@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         .library(name: "SwiftUI", targets: ["SwiftUI"]),
+        .library(name: "SDKFoundation", targets: ["SDKFoundation"]),
         .library(name: "WidgetHostRendering", targets: ["WidgetHostRendering"]),
         .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
         .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
@@ -33,6 +34,9 @@ let package = Package(
         .target(name: "WidgetHostProtocol", swiftSettings: strict),
         // A small blocking JSON-RPC client for the control socket (the CLI and WidgetCenter).
         .target(name: "WidgetHostClient", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // Foundation types Apple's SDK frameworks use and swift-corelibs-foundation lacks
+        // (`LocalizedStringResource`); AppIntents and ActivityKit re-export it.
+        .target(name: "SDKFoundation", swiftSettings: strict),
         // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
         .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // Archives to HTML+CSS at each family's size, deterministically (Foundation only, so the CLI links it).
