@@ -20,6 +20,8 @@ public enum HostEvent: Sendable, Hashable {
     case reloadRequested(ReloadRequest)
     case viewRecorded(WidgetID)
     case snapshotRequested(WidgetID, isPreview: Bool)
+    /// A Live Activity request, update or end from an app, or a simulated push (`Activities/`).
+    case activity(ActivityCommand)
 
     // App Intents: configuration, taps, controls, the device (issue 14).
     /// The user edits a configurable widget's configuration.

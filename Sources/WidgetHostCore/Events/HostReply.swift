@@ -15,6 +15,8 @@ public enum HostReply: Sendable, Hashable {
     case tapped(TapResult)
     case controlsReloaded(ReloadControlsResult)
     case device(DeviceResult)
+    /// The answer to an `activity` event.
+    case activity(ActivityReply)
 }
 
 /// A command the host refuses, with a sentence that says what to do instead.

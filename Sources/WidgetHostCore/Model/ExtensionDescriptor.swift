@@ -10,16 +10,20 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
     public var widgets: [WidgetDescriptor]
     /// Its Control widgets (protocol version 3).
     public var controls: [ControlDescriptor]
+    /// Its `.entitlements` grant `com.apple.developer.activity-push-notification-frequent-updates`:
+    /// its app's Live Activities get the higher push budget.
+    public var frequentPushUpdates: Bool
 
     public init(
         id: String, app: String? = nil, displayName: String? = nil, widgets: [WidgetDescriptor],
-        controls: [ControlDescriptor] = []
+        controls: [ControlDescriptor] = [], frequentPushUpdates: Bool = false
     ) {
         self.id = id
         self.app = app ?? Self.appID(forExtension: id)
         self.displayName = displayName ?? id
         self.widgets = widgets
         self.controls = controls
+        self.frequentPushUpdates = frequentPushUpdates
     }
 
     /// The containing app's id is the extension's bundle id minus its last component

@@ -119,6 +119,9 @@ struct ControlDispatcher {
                 }
                 return reply(
                     runtime.apply(.deviceChanged(DeviceSettings(locale: params.locale, dynamicTypeSize: params.dynamicTypeSize))))
+            case .activityRequest, .activityUpdate, .activityEnd, .activityList, .activityGet, .activityPushToStartToken,
+                .pushActivity, .pushWidget, .pushTokens:
+                return try dispatchActivity(method, params: params, peer: peer)
             }
         } catch let error as JSONRPCError {
             return .error(error)
@@ -127,7 +130,8 @@ struct ControlDispatcher {
         }
     }
 
-    private func reply(_ reply: HostReply?) -> Outcome {
+    func reply(_ reply: HostReply?) -> Outcome {
+        if case .activity(let activity)? = reply { return activityOutcome(activity) }
         if case .answerLater(let id)? = reply {
             return .later(
                 runtime.answer(to: id).flatMapThrowing { answer in
@@ -160,6 +164,8 @@ struct ControlDispatcher {
             case .tapped(let result)?: return .success(try JSONValue(encoding: result))
             case .controlsReloaded(let result)?: return .success(try JSONValue(encoding: result))
             case .device(let result)?: return .success(try JSONValue(encoding: result))
+            case .activity?:
+                return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "activity replies are answered at once"))
             case nil: return .success(.null)
             }
         } catch {
@@ -181,7 +187,7 @@ struct ControlDispatcher {
         JSONRPCError(code: JSONRPCError.requestRefusedCode, message: error.description)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T {
         guard let params else {
             throw JSONRPCError.invalidParams("\(method) needs params (an object); see docs/protocol.md")
         }
@@ -190,7 +196,7 @@ struct ControlDispatcher {
         }
     }
 
-    private func decodeOptional<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T? {
+    func decodeOptional<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T? {
         guard let params, params != .object([:]) else { return nil }
         return try decode(type, from: params, method: method)
     }
@@ -201,7 +207,7 @@ struct ControlDispatcher {
     }
 
     /// `control.app_uids` pins an app id to the uids allowed to claim it.
-    private func appClaimError(_ app: String?, peer: Peer?) -> JSONRPCError? {
+    func appClaimError(_ app: String?, peer: Peer?) -> JSONRPCError? {
         guard let app, let allowed = settings.appUIDs[app] else { return nil }
         if let peer, allowed.contains(peer.uid) || peer.uid == 0 { return nil }
         return JSONRPCError(

@@ -58,6 +58,12 @@ enum NoticeLog {
             var metadata = metadata
             metadata["CONTROL_KIND"] = "\(control)"
             return (detail == nil ? .debug : .warning, "control value \(detail.map { "failed — \($0)" } ?? "updated")", metadata)
+        case .activity(let activity):
+            metadata["APP"] = "\(activity.app)"
+            if let id = activity.activityId { metadata["ACTIVITY_ID"] = "\(id)" }
+            if let reason = activity.reason { metadata["OUTCOME"] = "\(reason)" }
+            let level: Logger.Level = activity.event == .refused || activity.event == .throttled ? .notice : .info
+            return (level, "live activity \(activity.event.rawValue): \(activity.detail)", metadata)
         }
     }
 }

@@ -39,6 +39,8 @@ private struct FlatNotice: Codable {
     var outcome: IntentOutcome?
     /// `controlUpdated`: the provider's answer.
     var value: ControlValueResult?
+    /// For the `activity…` types: the whole activity notice.
+    var activity: ActivityNotice?
 
     private static let prepaid = "prepaid"
 
@@ -98,6 +100,10 @@ private struct FlatNotice: Codable {
             self.control = control
             self.value = value
             self.detail = detail
+        case .activity(let notice):
+            detail = notice.detail
+            until = notice.until
+            activity = notice
         }
     }
 
@@ -118,6 +124,12 @@ private struct FlatNotice: Codable {
                 extension: try required(self.extension, "extension"))
         }
 
+        if let event = type.activityEvent {
+            var notice = try required(activity, "activity")
+            notice.event = event
+            notice.at = at
+            return .activity(notice)
+        }
         switch type {
         case .widgetAdded: return .widgetAdded(try widget(), at: at)
         case .widgetRemoved: return .widgetRemoved(try widget(), at: at)
@@ -180,6 +192,9 @@ private struct FlatNotice: Codable {
             return .controlUpdated(
                 extension: try required(self.extension, "extension"), control: try required(control, "control"), at: at,
                 value: value, detail: detail)
+        case .activityRequested, .activityUpdated, .activityThrottled, .activityStale, .activityEnded,
+            .activityDismissed, .activityRefused:
+            preconditionFailure("activity notices are decoded above")
         }
     }
 }

@@ -35,6 +35,8 @@ public enum HostNotice: Sendable, Hashable {
         durationMs: Double, detail: String?)
     /// A Control widget's value provider answered (`value`) or failed (`detail`).
     case controlUpdated(extension: String, control: String, at: Date, value: ControlValueResult?, detail: String?)
+    /// A Live Activity or push event (`ActivityNotice.event` gives the type: `activityUpdated`, …).
+    case activity(ActivityNotice)
 
     /// The notice's `type` on the wire.
     public enum NoticeType: String, Sendable, Hashable, Codable, CaseIterable {
@@ -51,6 +53,38 @@ public enum HostNotice: Sendable, Hashable {
         case snapshotReceived
         case intentFinished
         case controlUpdated
+        case activityRequested
+        case activityUpdated
+        case activityThrottled
+        case activityStale
+        case activityEnded
+        case activityDismissed
+        case activityRefused
+
+        init(_ event: ActivityNotice.Event) {
+            switch event {
+            case .requested: self = .activityRequested
+            case .updated: self = .activityUpdated
+            case .throttled: self = .activityThrottled
+            case .stale: self = .activityStale
+            case .ended: self = .activityEnded
+            case .dismissed: self = .activityDismissed
+            case .refused: self = .activityRefused
+            }
+        }
+
+        var activityEvent: ActivityNotice.Event? {
+            switch self {
+            case .activityRequested: .requested
+            case .activityUpdated: .updated
+            case .activityThrottled: .throttled
+            case .activityStale: .stale
+            case .activityEnded: .ended
+            case .activityDismissed: .dismissed
+            case .activityRefused: .refused
+            default: nil
+            }
+        }
     }
 
     public var type: NoticeType {
@@ -68,6 +102,7 @@ public enum HostNotice: Sendable, Hashable {
         case .extensionStopped: .extensionStopped
         case .intentFinished: .intentFinished
         case .controlUpdated: .controlUpdated
+        case .activity(let notice): NoticeType(notice.event)
         }
     }
 
@@ -81,6 +116,7 @@ public enum HostNotice: Sendable, Hashable {
             .controlUpdated(_, _, let at, _, _):
             at
         case .diagnostic(_, let diagnostic): diagnostic.at
+        case .activity(let notice): notice.at
         }
     }
 
@@ -90,7 +126,7 @@ public enum HostNotice: Sendable, Hashable {
     /// The widget instance's id; for `extensionKilled`, the widget whose request was running.
     public var widgetId: String? { subject.widgetId }
 
-    /// The bundle id of the extension concerned.
+    /// The bundle id of the extension concerned; for an activity notice, its app's id.
     public var `extension`: String { subject.extension }
 
     private var subject: (widget: NoticeWidget?, widgetId: String?, extension: String) {
@@ -103,6 +139,8 @@ public enum HostNotice: Sendable, Hashable {
         case .extensionKilled(let ext, let widgetId, _, _, _, _, _): (nil, widgetId, ext)
         case .extensionStopped(let ext, _, _), .controlUpdated(let ext, _, _, _, _): (nil, nil, ext)
         case .intentFinished(let ext, let widgetId, _, _, _, _, _, _): (nil, widgetId, ext)
+        case .extensionStopped(let ext, _, _): (nil, nil, ext)
+        case .activity(let notice): (nil, nil, notice.app)
         }
     }
 
