@@ -139,7 +139,6 @@ public enum HostNotice: Sendable, Hashable {
         case .extensionKilled(let ext, let widgetId, _, _, _, _, _): (nil, widgetId, ext)
         case .extensionStopped(let ext, _, _), .controlUpdated(let ext, _, _, _, _): (nil, nil, ext)
         case .intentFinished(let ext, let widgetId, _, _, _, _, _, _): (nil, widgetId, ext)
-        case .extensionStopped(let ext, _, _): (nil, nil, ext)
         case .activity(let notice): (nil, nil, notice.app)
         }
     }
