@@ -263,7 +263,7 @@ struct ConfigTests {
             ),
             (
                 "[host]\nlimits.cgroup = \"off\"",
-                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, timeline_timeout, placeholder_timeout, memory, memory_sample_interval"
+                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, sandbox, processes, open_files"
             ),
         ])
     func hostRuleRefusals(text: String, expected: String) throws {

@@ -19,13 +19,25 @@ public struct SpawnedProcess: Sendable {
 public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     public let executable: String
     public let errno: CInt
+    /// Why the launch was refused before any process started (the sandbox's `required` mode).
+    public let reason: String?
 
     public init(executable: String, errno: CInt) {
         self.executable = executable
         self.errno = errno
+        self.reason = nil
     }
 
-    public var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+    /// A launch refused for `reason`, a sentence that names the fix.
+    public init(executable: String, reason: String) {
+        self.executable = executable
+        self.errno = EPERM
+        self.reason = reason
+    }
+
+    public var description: String {
+        "cannot start \(executable): \(reason ?? String(cString: strerror(errno)))"
+    }
 }
 
 /// `posix_spawn` with the settings an extension gets: a new process group (so a kill reaches
