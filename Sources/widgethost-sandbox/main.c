@@ -1,7 +1,7 @@
 // widgethost-sandbox: confines itself, then execs a widget extension (docs/security.md).
 //
 //   widgethost-sandbox [--read PATH]... [--write PATH]... [--network] [--processes N]
-//                      [--open-files N] [--abi N] [--required] -- EXECUTABLE [ARG]...
+//                      [--open-files N] [--abi N] [--required] [--report-fd FD] -- EXECUTABLE [ARG]...
 //   widgethost-sandbox --probe
 //
 // In this order, all in the process that becomes the extension (the pid stays the same):
@@ -18,6 +18,9 @@
 // Without --required a rule the kernel lacks is skipped (the host logged it once, at its
 // start); with it, the shim exits 125 naming the rule. A path that does not exist is
 // skipped in both modes (there is nothing to grant). Exit 127: the execve failed.
+// --report-fd: a pipe to the host, close-on-exec here, so that like posix_spawn the host
+// learns that the execve failed ("errno N") or that a rule refused it ("refused SENTENCE");
+// end of file means the extension runs.
 // Written in C with no library but libc: it runs before the extension on every spawn.
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -45,6 +48,18 @@
 #define MAX_PATHS 256
 
 static const char *program = "widgethost-sandbox";
+static int report_fd = -1;
+
+/// Tells the host why no extension runs (see --report-fd).
+static void report(const char *format, const char *text, int number) {
+    if (report_fd < 0) return;
+    char line[1024];
+    int length = text != NULL ? snprintf(line, sizeof line, format, text) : snprintf(line, sizeof line, format, number);
+    if (length > 0) {
+        ssize_t ignored = write(report_fd, line, (size_t)length < sizeof line ? (size_t)length : sizeof line - 1);
+        (void)ignored;
+    }
+}
 
 struct options {
     const char *reads[MAX_PATHS];
@@ -56,6 +71,7 @@ struct options {
     long open_files;  // -1: no limit asked
     int abi_cap;      // -1: the kernel's
     int required;
+    int report_fd;    // -1: none
     char **command;
 };
 
@@ -70,7 +86,10 @@ static void usage(void) {
 /// A rule that could not be applied: fatal with --required, a note on stderr otherwise.
 static void missing(const struct options *options, const char *rule, const char *why) {
     if (options->required) {
-        fprintf(stderr, "%s: limits.sandbox = \"required\" and %s cannot be applied: %s\n", program, rule, why);
+        char sentence[768];
+        snprintf(sentence, sizeof sentence, "limits.sandbox = \"required\" and %s cannot be applied: %s", rule, why);
+        fprintf(stderr, "%s: %s\n", program, sentence);
+        report("refused %s", sentence, 0);
         exit(SANDBOX_FAILED);
     }
 }
@@ -91,6 +110,7 @@ static void parse(int argc, char **argv, struct options *options) {
     options->processes = -1;
     options->open_files = -1;
     options->abi_cap = -1;
+    options->report_fd = -1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--") == 0) {
@@ -113,6 +133,8 @@ static void parse(int argc, char **argv, struct options *options) {
             options->processes = number(argv[++i], arg);
         } else if (strcmp(arg, "--open-files") == 0 && has_value) {
             options->open_files = number(argv[++i], arg);
+        } else if (strcmp(arg, "--report-fd") == 0 && has_value) {
+            options->report_fd = (int)number(argv[++i], arg);
         } else if (strcmp(arg, "--abi") == 0 && has_value) {
             options->abi_cap = (int)number(argv[++i], arg);
         } else {
@@ -380,16 +402,20 @@ int main(int argc, char **argv) {
     }
     struct options options;
     parse(argc, argv, &options);
+    if (options.report_fd >= 0 && fcntl(options.report_fd, F_SETFD, FD_CLOEXEC) == 0) report_fd = options.report_fd;
 
     apply_limits(&options);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         fprintf(stderr, "%s: PR_SET_NO_NEW_PRIVS: %s\n", program, strerror(errno));
+        report("refused PR_SET_NO_NEW_PRIVS failed: %s", strerror(errno), 0);
         return SANDBOX_FAILED;  // Landlock and seccomp both need it
     }
     apply_landlock(&options);
     apply_seccomp(&options);
 
     execv(options.command[0], options.command);
-    fprintf(stderr, "%s: cannot run %s: %s\n", program, options.command[0], strerror(errno));
+    int error = errno;
+    fprintf(stderr, "%s: cannot run %s: %s\n", program, options.command[0], strerror(error));
+    report("errno %d", NULL, error);
     return EXEC_FAILED;
 }

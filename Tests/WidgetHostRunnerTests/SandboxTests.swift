@@ -167,6 +167,17 @@ struct SandboxTests {
         #expect(error?.description.contains("set limits.sandbox = \"off\"") == true)
     }
 
+    @Test("A failed execve behind the shim fails the spawn as posix_spawn's own would: the errno, no process")
+    func execFailure() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        var launch = world.launch("nnp -")
+        launch.executable = world.bundle + "/missing"
+        let error = #expect(throws: SpawnError.self) { try ProcessSpawner(confinement: world.confinement()).spawn(launch) }
+        #expect(error?.errno == ENOENT)
+        #expect(error?.description == "cannot start \(world.bundle)/missing: No such file or directory")
+    }
+
     @Test("PATH keeps only directories the extension may read")
     func path() throws {
         let world = try SandboxWorld()

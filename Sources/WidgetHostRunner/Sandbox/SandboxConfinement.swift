@@ -39,9 +39,10 @@ public struct SandboxConfinement: LaunchConfinement {
         command.environment["PATH"] = profile.path(from: command.environment["PATH"])
         command.environment["TMPDIR"] = profile.temporaryDirectory
         command.arguments =
-            profile.arguments(abi: support.landlockABI, required: mode == .required) + ["--", command.executable]
+            profile.arguments(abi: support.landlockABI, required: mode == .required) + ["--report-fd", "3", "--", command.executable]
             + command.arguments
         command.executable = shim
+        command.reportsOnDescriptor3 = true
     }
 }
 

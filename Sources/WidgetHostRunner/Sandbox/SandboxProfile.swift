@@ -40,7 +40,7 @@ public struct SandboxProfile: Sendable, Hashable {
     /// The directory of the Swift runtime this host loaded (a debug build links it from the
     /// toolchain, and so do the extensions built beside it); nil for a static build.
     public static let swiftRuntime: String? = {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        guard let maps = KernelFile.read("/proc/self/maps") else { return nil }
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
@@ -62,8 +62,7 @@ public struct SandboxProfile: Sendable, Hashable {
         var read = [launch.directory]
         // The executable the bundle names may be a link out of the bundle (a fixture's shared
         // script); the file itself is what runs.
-        let executable = URL(fileURLWithPath: launch.executable).resolvingSymlinksInPath().path
-        if executable != launch.executable { read.append(executable) }
+        read.append(URL(fileURLWithPath: launch.executable).resolvingSymlinksInPath().path)
         read += Self.system
         if let runtime = Self.swiftRuntime { read.append(runtime) }
         if launch.networkClient { read += Self.network }
@@ -72,6 +71,10 @@ public struct SandboxProfile: Sendable, Hashable {
         if let clock = launch.environment["FAKETIME_TIMESTAMP_FILE"] {
             read.append((clock as NSString).deletingLastPathComponent)
         }
+        var write = launch.appGroupContainers.map(\.container)
+        // libfaketime (the harness, `doctor --now`, `--virtual-clock`) keeps its clock in a POSIX
+        // semaphore and shared memory, and cannot start without them.
+        if launch.environment["LD_PRELOAD"]?.contains("faketime") == true { write.append("/dev/shm") }
         let temporary = (temporaryRoot as NSString).appendingPathComponent(launch.bundleID)
         do {
             try FileManager.default.createDirectory(
@@ -83,7 +86,7 @@ public struct SandboxProfile: Sendable, Hashable {
                 reason: "cannot make the extension's temporary directory \(temporary) (\(error.localizedDescription)); make \(temporaryRoot) writable")
         }
         self.read = read
-        self.write = launch.appGroupContainers.map(\.container) + [temporary] + Self.writableDevices
+        self.write = write + [temporary] + Self.writableDevices
         self.network = launch.networkClient
         self.processes = limits.processes
         self.openFiles = limits.openFiles

@@ -27,7 +27,8 @@ struct SandboxWorld {
         let files = FileManager.default
         try files.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         try files.copyItem(atPath: Self.probe, toPath: bundle + "/probe")
-        chmod(root, 0o755)
+        // Readable by nobody (`AsNobody`) whatever umask another test's thread has set meanwhile.
+        for path in [root, bundle, bundle + "/probe"] { chmod(path, 0o755) }
         for group in [ownGroup, otherGroup] {
             try AppGroupContainer.make(at: group)
             try "the app's data\n".write(toFile: group + "/widget.json", atomically: false, encoding: .utf8)
