@@ -24,7 +24,10 @@ enum StateSchema {
         widgets.record is the full WidgetRecord as JSON and host.record the HostRecord; they are \
         what widgethostd reads. The other columns and the ledger table (start times of budgeted \
         reloads in the 24-hour window) are copies for reading with sqlite3, written in the same \
-        transaction; widgets.configuration is a configurable widget's intent values as JSON. Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
+        transaction; widgets.configuration is a configurable widget's intent values as JSON. \
+        activities.record is each Live Activity as JSON (activity_host.record their \
+        counter and push-to-start ledgers); activity_pushes copies the priority-10 push ledgers. \
+        Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
         """
 
     /// Migration n (1-based) takes the schema from version n − 1 to n.
@@ -53,7 +56,29 @@ enum StateSchema {
         CREATE INDEX ledger_by_widget ON ledger (widget_id, started_at);
         PRAGMA application_id = \(applicationID);
         """,
-        // 2: a configurable widget's intent values (issue 14), as JSON with sorted keys.
+        // 2: Live Activities (issue 15). `activities.record` is the ActivityRecord as JSON;
+        // `activity_pushes` copies each one's priority-10 push ledger.
+        """
+        CREATE TABLE activity_host (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            next_activity_number INTEGER NOT NULL,
+            record TEXT NOT NULL
+        );
+        CREATE TABLE activities (
+            id TEXT PRIMARY KEY NOT NULL CHECK (id <> ''),
+            app TEXT NOT NULL,
+            attributes_type TEXT NOT NULL,
+            state TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            record TEXT NOT NULL
+        );
+        CREATE TABLE activity_pushes (
+            activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+            delivered_at TEXT NOT NULL
+        );
+        CREATE INDEX activity_pushes_by_activity ON activity_pushes (activity_id, delivered_at);
+        """,
+        // 3: a configurable widget's intent values (issue 14), as JSON with sorted keys.
         """
         ALTER TABLE widgets ADD COLUMN configuration TEXT;
         """,
