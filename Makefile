@@ -20,7 +20,7 @@ test-deps: deps
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
-# Example extensions assembled as bundles under .build/plugins/ (what the dev profile loads).
+# Example extensions assembled as bundles under .build/examples/ (what the dev profile loads).
 plugins: build
 	@scripts/assemble-plugins.sh
 
@@ -50,11 +50,11 @@ test: test-deps check-purity release
 # runtime linked in statically, no $ORIGIN run path and immediate binding, so that nothing
 # at run time depends on the toolchain (lld: the default linker warns about mktemp in the
 # toolchain's static Foundation at every link); the examples assembled as bundles under
-# .build/release-plugins (the debug ones stay in .build/plugins for the tests).
+# .build/release-examples (the debug ones stay in .build/examples for the tests).
 RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
-	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-plugins
+	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-examples
 
 # The release binaries, stripped (debug info kept apart under .build/release-debug), systemd
 # units, sysusers.d/tmpfiles.d, config, example bundles, man pages and docs. PREFIX=/usr by default (the
@@ -63,7 +63,7 @@ release: deps
 PREFIX ?= /usr
 DESTDIR ?=
 install: release man
-	@STRIP=yes PLUGINS=.build/release-plugins MANPAGES=.build/man \
+	@STRIP=yes PLUGINS=.build/release-examples MANPAGES=.build/man \
 	    scripts/install.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)"
 
 # Man pages for widgethostd and widgethost under .build/man, from their --help, by

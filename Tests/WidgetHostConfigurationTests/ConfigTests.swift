@@ -62,7 +62,7 @@ struct ConfigTests {
             contentsOf: "\(configDirectory)/dev.toml", currentDirectory: "/home/dev/widgethost", groupID: testGroups)
         #expect(configuration.socketPath == "/home/dev/widgethost/.run/widgethost.sock")
         #expect(configuration.statePath == "/home/dev/widgethost/.run/state")
-        #expect(configuration.pluginPaths == ["/home/dev/widgethost/.build/plugins"])
+        #expect(configuration.pluginPaths == ["/home/dev/widgethost/.build/examples"])
         #expect(configuration.appGroupsPath == "/home/dev/widgethost/.run/AppGroups")
         #expect(configuration.host.budget.enforce)
         #expect(configuration.host == HostConfiguration())
