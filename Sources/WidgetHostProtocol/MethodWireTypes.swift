@@ -37,6 +37,16 @@ extension ControlMethod {
         case .rescan: MethodWireTypes(params: .none, result: ExtensionsResult.self)
         case .subscribe: MethodWireTypes(params: .none, result: SubscribeResult.self)
         case .clock: MethodWireTypes(params: .optional(ClockParams.self), result: ClockResult.self)
+        case .activityRequest: MethodWireTypes(params: .required(ActivityRequestParams.self), result: ActivityInfo.self)
+        case .activityUpdate: MethodWireTypes(params: .required(ActivityUpdateParams.self), result: ActivityInfo.self)
+        case .activityEnd: MethodWireTypes(params: .required(ActivityEndParams.self), result: ActivityInfo.self)
+        case .activityList: MethodWireTypes(params: .optional(ActivityListParams.self), result: ActivityListResult.self)
+        case .activityGet: MethodWireTypes(params: .required(ActivityIDParams.self), result: ActivityDetailResult.self)
+        case .activityPushToStartToken:
+            MethodWireTypes(params: .required(PushToStartTokenParams.self), result: PushTokenResult.self)
+        case .pushActivity: MethodWireTypes(params: .required(ActivityPushParams.self), result: ActivityPushResult.self)
+        case .pushWidget: MethodWireTypes(params: .required(WidgetPushParams.self), result: WidgetPushResult.self)
+        case .pushTokens: MethodWireTypes(params: .optional(PushTokensParams.self), result: PushTokensResult.self)
         }
     }
 

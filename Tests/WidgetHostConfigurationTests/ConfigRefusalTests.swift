@@ -68,11 +68,11 @@ struct ConfigRefusalTests {
                 kind: .unknownKey),
             Refusal(
                 text: "\n[budgets]\nmin = 40",
-                expected: "config/widgethost.toml:2: unknown table budgets; did you mean [budget]? Known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension",
+                expected: "config/widgethost.toml:2: unknown table budgets; did you mean [budget]? Known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension, activities",
                 kind: .unknownKey),
             Refusal(
                 text: "verbose = true",
-                expected: "config/widgethost.toml:1: unknown key verbose; known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension",
+                expected: "config/widgethost.toml:1: unknown key verbose; known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension, activities",
                 kind: .unknownKey),
             // Types.
             Refusal(

@@ -270,7 +270,7 @@ struct ConfigTests {
             ),
             (
                 "[host]\nsocket.path = \"/x\"",
-                "day.toml:2: unknown table host.socket; known tables: budget, policy, limits, backoff, extension"
+                "day.toml:2: unknown table host.socket; known tables: budget, policy, limits, backoff, extension, activities"
             ),
             (
                 "[host]\nlimits.cgroup = \"off\"",

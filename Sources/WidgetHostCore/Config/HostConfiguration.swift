@@ -8,6 +8,8 @@ public struct HostConfiguration: Sendable, Hashable, Codable {
     public var limits = ExtensionLimits()
     public var backoff = BackoffRules()
     public var extensionLifecycle = ExtensionLifecycle()
+    /// `[activities]`: Live Activities and pushes.
+    public var activities = ActivityRules()
     /// How many diagnostics each widget keeps for `status`.
     public var diagnosticsKept = 20
 
