@@ -59,6 +59,21 @@ enum HostRules {
             SettingsField("memory_sample_interval") { host, value, key, context throws(ConfigError) in
                 host.limits.memorySampleInterval = try context.values.duration(value, key, zero: false, default: 0.05)
             },
+            SettingsField("sandbox") { host, value, key, context throws(ConfigError) in
+                let text = try context.values.string(value, key, example: "\"auto\"")
+                guard let mode = SandboxMode(rawValue: text) else {
+                    throw context.values.error(
+                        .invalidValue, value,
+                        "\(key) = \(value.tomlText) is not a sandbox mode; use \"auto\" (every rule the kernel supports), \"required\" (refuse to start an extension when a rule cannot be applied) or \"off\" (no sandbox, for debugging)")
+                }
+                host.limits.sandbox = mode
+            },
+            SettingsField("processes") { host, value, key, context throws(ConfigError) in
+                host.limits.processes = try context.values.integer(value, key, atLeast: 1, default: 32)
+            },
+            SettingsField("open_files") { host, value, key, context throws(ConfigError) in
+                host.limits.openFiles = try context.values.integer(value, key, atLeast: 16, default: 256)
+            },
         ]),
         SettingsSection(name: "backoff", fields: [
             SettingsField("initial") { host, value, key, context throws(ConfigError) in
