@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
         .target(
-            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI"], swiftSettings: strict),
+            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit"],
+            swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
             name: "WidgetHostCore",
@@ -306,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetKitTests",
-            dependencies: ["WidgetKit", "SwiftUI", "WidgetHostProtocol"],
+            dependencies: ["WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit"],
             swiftSettings: strict
         ),
         .testTarget(
