@@ -251,6 +251,12 @@ let package = Package(
             path: "Examples/PizzaDelivery.appex/Sources/Shared",
             swiftSettings: strict
         ),
+        .target(
+            name: "PizzaDeliveryWidgets",
+            dependencies: ["WidgetKit", "SwiftUI", "ActivityKit", "PizzaDeliveryShared"],
+            path: "Examples/PizzaDelivery.appex/Sources/Widgets",
+            swiftSettings: strict
+        ),
 
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
@@ -307,7 +313,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetKitTests",
-            dependencies: ["WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit"],
+            dependencies: [
+                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "PizzaDeliveryShared", "PizzaDeliveryWidgets",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

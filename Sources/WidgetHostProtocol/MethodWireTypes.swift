@@ -75,6 +75,8 @@ extension ExtensionMethod {
         case .intentOptions:
             MethodWireTypes(params: .required(IntentOptionsParams.self), result: IntentOptionsResult.self)
         case .controlValue: MethodWireTypes(params: .required(ControlValueParams.self), result: ControlValueResult.self)
+        case .activityRender:
+            MethodWireTypes(params: .required(ActivityRenderParams.self), result: ActivityRenderResult.self)
         }
     }
 }

@@ -13,7 +13,7 @@ extension ExtensionLimits {
         switch method {
         case .placeholder: placeholderTimeout
         case .intentPerform, .intentOptions, .controlValue: intentTimeout
-        case .initialize, .snapshot, .timeline: timelineTimeout
+        case .initialize, .snapshot, .timeline, .activityRender: timelineTimeout
         }
     }
 

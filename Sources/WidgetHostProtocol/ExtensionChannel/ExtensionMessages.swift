@@ -12,12 +12,14 @@ public enum ExtensionMethod: String, Sendable, CaseIterable {
     case intentOptions = "intent/options"
     /// A Control widget's current value (protocol version 3).
     case controlValue = "control/value"
+    /// A Live Activity's Lock Screen view and Dynamic Island presentations (protocol version 3).
+    case activityRender = "activity/render"
 }
 
 /// The protocol revision this build speaks. 2 added view archives (an entry's `view`) and
 /// the requests' `environment`; 3 added App Intents (a kind's `intent` schema and its
 /// `configuration` in requests, `controls`, `intent/perform`, `intent/options`,
-/// `control/value`, the `button` and `toggle` nodes). Everything of 1 and 2 is still valid.
+/// `control/value`, the `button` and `toggle` nodes) and `activity/render`. Everything of 1 and 2 is still valid.
 public let protocolVersion = 3
 
 public struct InitializeParams: Sendable, Hashable, Codable {

@@ -8,12 +8,12 @@ import WidgetHostProtocol
 ///
 /// In a `WidgetBundle` it declares no widget kind. The SDK can archive its views for an
 /// activity's attributes and state (`archives(attributes:state:…)`), the archives the host
-/// will draw on its Lock Screen; serving them on the extension channel (`activity/render`)
-/// is the next step (docs/porting.md).
+/// draws on its Lock Screen; the extension server answers `activity/render` with them.
 public struct ActivityConfiguration<Attributes: ActivityAttributes>: PrimitiveWidgetConfiguration {
     let render: @Sendable (ActivityViewContext<Attributes>, EnvironmentValues) -> ActivityArchives
 
     var definitions: [WidgetDefinition] { [] }
+    var activityRenderers: [ActivityRenderer] { [renderer] }
 
     public init<Content: View>(
         for attributesType: Attributes.Type,

@@ -3,15 +3,15 @@
 @resultBuilder
 public enum WidgetBundleBuilder {
     public static func buildExpression(_ widget: some Widget) -> BundledWidgets {
-        BundledWidgets(widget.body.definitions)
+        BundledWidgets(widget.body.definitions, widget.body.activityRenderers)
     }
 
     public static func buildBlock(_ parts: BundledWidgets...) -> BundledWidgets {
-        BundledWidgets(parts.flatMap(\.definitions))
+        BundledWidgets(parts.flatMap(\.definitions), parts.flatMap(\.activityRenderers))
     }
 
     public static func buildOptional(_ part: BundledWidgets?) -> BundledWidgets {
-        part ?? BundledWidgets([])
+        part ?? BundledWidgets([], [])
     }
 
     public static func buildEither(first part: BundledWidgets) -> BundledWidgets { part }
@@ -21,7 +21,7 @@ public enum WidgetBundleBuilder {
     public static func buildLimitedAvailability(_ part: BundledWidgets) -> BundledWidgets { part }
 
     public static func buildArray(_ parts: [BundledWidgets]) -> BundledWidgets {
-        BundledWidgets(parts.flatMap(\.definitions))
+        BundledWidgets(parts.flatMap(\.definitions), parts.flatMap(\.activityRenderers))
     }
 }
 
@@ -29,10 +29,19 @@ public enum WidgetBundleBuilder {
 /// `init()` (an empty list) exists only because every `Widget` has one.
 public struct BundledWidgets: Widget {
     let definitions: [WidgetDefinition]
+    let activityRenderers: [ActivityRenderer]
 
-    init(_ definitions: [WidgetDefinition]) { self.definitions = definitions }
+    init(_ definitions: [WidgetDefinition], _ activityRenderers: [ActivityRenderer]) {
+        self.definitions = definitions
+        self.activityRenderers = activityRenderers
+    }
 
-    public init() { definitions = [] }
+    public init() {
+        definitions = []
+        activityRenderers = []
+    }
 
-    public var body: some WidgetConfiguration { ResolvedConfiguration(definitions: definitions) }
+    public var body: some WidgetConfiguration {
+        ResolvedConfiguration(definitions: definitions, activityRenderers: activityRenderers)
+    }
 }

@@ -16,6 +16,12 @@ extension Never: WidgetConfiguration {
 /// A configuration the SDK can read directly; every other one is read through its body.
 protocol PrimitiveWidgetConfiguration: WidgetConfiguration where Body == Never {
     var definitions: [WidgetDefinition] { get }
+    /// The Live Activities it declares (`ActivityConfiguration`); none by default.
+    var activityRenderers: [ActivityRenderer] { get }
+}
+
+extension PrimitiveWidgetConfiguration {
+    var activityRenderers: [ActivityRenderer] { [] }
 }
 
 extension PrimitiveWidgetConfiguration {
@@ -31,6 +37,14 @@ extension WidgetConfiguration {
             return primitive.definitions
         }
         return body.definitions
+    }
+
+    /// The Live Activities this configuration declares, in order.
+    var activityRenderers: [ActivityRenderer] {
+        if let primitive = self as? any PrimitiveWidgetConfiguration {
+            return primitive.activityRenderers
+        }
+        return body.activityRenderers
     }
 
     /// The name shown in the widget gallery.
@@ -54,11 +68,12 @@ extension WidgetConfiguration {
                 var definition = definition
                 change(&definition)
                 return definition
-            })
+            }, activityRenderers: activityRenderers)
     }
 }
 
 /// Kinds already resolved to definitions: what a modifier or a WidgetBundle produces.
 struct ResolvedConfiguration: PrimitiveWidgetConfiguration {
     let definitions: [WidgetDefinition]
+    var activityRenderers: [ActivityRenderer] = []
 }

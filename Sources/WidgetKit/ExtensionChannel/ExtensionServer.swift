@@ -4,7 +4,7 @@ import WidgetHostProtocol
 /// The extension side of the extension channel, without the I/O: lines in, reply lines
 /// out. `ExtensionMain` wraps it in a stdin/stdout loop; tests call it directly.
 ///
-/// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`
+/// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`, `activity/render`
 /// (docs/protocol.md). Every request gets exactly one reply, an error included;
 /// notifications and responses get none.
 public struct ExtensionServer: Sendable {
@@ -12,17 +12,19 @@ public struct ExtensionServer: Sendable {
     public static let maxLineBytes = 1 << 20
 
     let widgets: [WidgetDefinition]
+    /// The bundle's Live Activities (`ActivityConfiguration`), answered on `activity/render`.
+    let activities: [ActivityRenderer]
 
     public init(bundle: some WidgetBundle) throws(ConfigurationError) {
-        try self.init(definitions: bundle.body.body.definitions)
+        try self.init(definitions: bundle.body.body.definitions, activities: bundle.body.body.activityRenderers)
     }
 
     public init(widget: some Widget) throws(ConfigurationError) {
-        try self.init(definitions: widget.body.definitions)
+        try self.init(definitions: widget.body.definitions, activities: widget.body.activityRenderers)
     }
 
-    init(definitions: [WidgetDefinition]) throws(ConfigurationError) {
-        if definitions.isEmpty {
+    init(definitions: [WidgetDefinition], activities: [ActivityRenderer] = []) throws(ConfigurationError) {
+        if definitions.isEmpty && activities.isEmpty {
             throw ConfigurationError("the extension declares no widgets; list at least one in the WidgetBundle's body")
         }
         var seen: Set<String> = []
@@ -40,6 +42,7 @@ public struct ExtensionServer: Sendable {
             }
         }
         widgets = definitions
+        self.activities = activities
     }
 
     /// Widgets that cannot be served; the extension prints this and exits with status 1.
@@ -129,6 +132,9 @@ public struct ExtensionServer: Sendable {
         case .intentPerform, .intentOptions, .controlValue:
             reply(.failure(.methodNotFound(method, known: ["initialize", "placeholder/get", "snapshot/get", "timeline/get"])))
             return
+        case .activityRender:
+            reply(renderActivity(params))
+            return
         case .placeholder, .snapshot, .timeline:
             break
         }
@@ -147,8 +153,31 @@ public struct ExtensionServer: Sendable {
             definition.snapshot(request.context) { reply(Self.wire($0)) }
         case .timeline:
             definition.timeline(request.context) { reply(Self.wire($0)) }
-        case .initialize, .intentPerform, .intentOptions, .controlValue:
+        case .initialize, .intentPerform, .intentOptions, .controlValue, .activityRender:
             break
+        }
+    }
+
+    /// `activity/render`: the views of the `ActivityConfiguration` for the params' attributes type.
+    private func renderActivity(_ params: JSONValue?) -> Result<JSONValue, JSONRPCError> {
+        let request: ActivityRenderParams
+        do {
+            request = try (params ?? .null).decode(as: ActivityRenderParams.self)
+        } catch {
+            return .failure(
+                .invalidParams("activity/render needs activityId, attributesType, attributes and state: \(error)"))
+        }
+        guard let renderer = activities.first(where: { $0.attributesType == request.attributesType }) else {
+            let known = activities.map(\.attributesType).joined(separator: ", ")
+            return .failure(
+                .invalidParams(
+                    "no ActivityConfiguration for \"\(request.attributesType)\" in this extension"
+                        + (known.isEmpty ? "" : " (it has: \(known))")))
+        }
+        do {
+            return Self.wire(.success(try renderer.answer(request)))
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -52,7 +52,7 @@ struct ProviderRequest {
             if let value = fields["now"], value.stringValue.flatMap(RFC3339.parse) == nil {
                 throw .invalidParams("\"now\" must be an RFC 3339 date such as \"2026-02-15T08:00:00Z\"")
             }
-        case .initialize, .placeholder, .intentPerform, .intentOptions, .controlValue:
+        case .initialize, .placeholder, .intentPerform, .intentOptions, .controlValue, .activityRender:
             break
         }
         var context = TimelineProviderContext(family: family, isPreview: isPreview)
