@@ -101,6 +101,8 @@ enum Explain {
         case .intentPerform: "Reply {} after perform(), or {\"error\": …} if it threw (docs/protocol.md)"
         case .intentOptions: "Reply {\"options\":[{\"id\",\"title\"}…]} (docs/protocol.md)"
         case .controlValue: "Reply {\"isOn\"?, \"title\"?, \"action\"?} (docs/protocol.md)"
+        case .activityRender:
+            "Reply {\"lockScreen\",\"compactLeading\",\"compactTrailing\",\"minimal\",\"expanded\"} (docs/protocol.md)"
         }
     }
 

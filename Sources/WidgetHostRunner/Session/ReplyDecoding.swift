@@ -17,6 +17,9 @@ enum ReplyDecoding {
             case .intentOptions: return .success(.options(try result.decode(as: IntentOptionsResult.self)))
             case .controlValue: return .success(.controlValue(try result.decode(as: ControlValueResult.self)))
             case .initialize: return .failure(.protocolError("initialize is answered through the session, not as a reply"))
+            case .activityRender:
+                // The daemon does not ask for an activity's views yet; ActivityViewValidation checks them.
+                return .failure(.protocolError("activity/render replies are not taken by this host yet"))
             }
         } catch {
             return .failure(

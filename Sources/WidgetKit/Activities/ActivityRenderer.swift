@@ -20,12 +20,15 @@ struct ActivityRenderer: Sendable {
 
 extension ActivityConfiguration {
     var renderer: ActivityRenderer {
-        ActivityRenderer(attributesType: String(describing: Attributes.self)) { params, environment in
+        let render = self.render
+        return ActivityRenderer(attributesType: String(describing: Attributes.self)) { params, environment in
             // An activity has no widget family; its views are drawn in the medium widget's environment.
             let values = EnvironmentValues(family: .systemMedium, environment)
-            let archives = try archives(
-                attributes: params.attributes, state: params.state, activityID: params.activityId,
-                isStale: params.isStale ?? false, environment: values)
+            let context = ActivityViewContext<Attributes>(
+                state: try params.state.decode(as: Attributes.ContentState.self),
+                attributes: try params.attributes.decode(as: Attributes.self), activityID: params.activityId,
+                isStale: params.isStale ?? false)
+            let archives = render(context, values)
             func wrap(_ node: ViewNode) -> ViewArchive { ViewArchive(family: nil, environment: environment, root: node) }
             return ActivityRenderResult(
                 lockScreen: wrap(archives.lockScreen), compactLeading: wrap(archives.compactLeading),

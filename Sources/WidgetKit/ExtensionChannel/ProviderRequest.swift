@@ -81,6 +81,7 @@ struct ProviderRequest {
         case .intentPerform: "{intent, kind, widgetId?, now}"
         case .intentOptions: "{kind, parameter}"
         case .controlValue: "{kind, now}"
+        case .activityRender: "{activityId, attributesType, attributes, state, isStale?}"
         }
     }
 }
