@@ -131,10 +131,36 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         var gid: UInt32 = 0
     }
 
+    /// `SO_PEERGROUPS` fills a buffer it is given; NIO hands it one of fixed size, zeroed.
+    private struct PeerGroups: Sendable {
+        var gids: (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        /// The kernel writes the groups ascending, so the zeroes after the last one are the
+        /// buffer's. A peer in more than 64 groups gets ERANGE: its supplementary groups are
+        /// not counted (its primary group still is).
+        var list: [UInt32] {
+            withUnsafeBytes(of: gids) { raw in
+                let all = Array(raw.bindMemory(to: UInt32.self))
+                guard let last = all.lastIndex(where: { $0 != 0 }) else { return [] }
+                return Array(all[...last])
+            }
+        }
+    }
+
     static func peerCredentials(of channel: any Channel) -> EventLoopFuture<Peer>? {
         guard let provider = channel as? any SocketOptionProvider else { return nil }
         let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return future.map { Peer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+        return future.flatMap { credentials in
+            let groups: EventLoopFuture<PeerGroups> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERGROUPS))
+            return groups.map { $0.list }.recover { _ in [] }.map { list in
+                Peer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, groups: list)
+            }
+        }
     }
 }
