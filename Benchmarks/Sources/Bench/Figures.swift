@@ -22,6 +22,14 @@ enum Figures {
             settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"0s\"")
         defer { coldDaemon.stop() }
         let cold = try ReloadLatency.daemon(coldDaemon, iterations: coldIterations, cold: true)
+        coldDaemon.stop()
+        // The same cold reload with the extension started unconfined: the difference is what
+        // widgethost-sandbox costs per process start (issue 17; target under 1 ms).
+        log("1. reload latency: cold extension, limits.sandbox = off")
+        let unconfinedDaemon = try DaemonProcess(
+            settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"0s\"\n[limits]\nsandbox = \"off\"")
+        defer { unconfinedDaemon.stop() }
+        let unconfined = try ReloadLatency.daemon(unconfinedDaemon, iterations: coldIterations, cold: true)
 
         report.rows.append(
             Row(
@@ -33,6 +41,14 @@ enum Figures {
                 figure: "1 reload", measure: "cold: … with process start", unit: "µs", median: cold.median, p99: cold.p99,
                 floor: spawn.median, ratio: cold.median / spawn.median, target: "≤ 1.25 × floor",
                 met: cold.median <= 1.25 * spawn.median))
+        report.rows.append(
+            Row(
+                figure: "1 reload", measure: "cold: the sandbox's cost (vs limits.sandbox = off)", unit: "µs",
+                median: cold.median - unconfined.median, p99: nil, floor: unconfined.median,
+                ratio: cold.median / unconfined.median, target: "≤ 1000 µs added",
+                met: cold.median - unconfined.median <= 1000))
+        report.details["reload.cold.unconfined.median_us"] = unconfined.median
+        report.details["reload.cold.sandbox_us"] = cold.median - unconfined.median
         report.details["reload.floor.pipe.p99_us"] = pipe.p99
         report.details["reload.floor.spawn.p99_us"] = spawn.p99
         report.details["reload.warm.overhead_us"] = warm.median - pipe.median
