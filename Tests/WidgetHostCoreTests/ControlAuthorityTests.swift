@@ -40,10 +40,10 @@ struct ControlAuthorityTests {
     @Test("An extension may call only what WidgetCenter offers a widget extension on a device")
     func extensionMethods() {
         let allowed = ControlMethod.allCases.filter { authority.authorize($0, peer: extensionPeer) == nil }
-        #expect(allowed == [.reloadTimelines, .reloadAllTimelines, .getCurrentConfigurations])
+        #expect(allowed == [.reloadTimelines, .reloadAllTimelines, .getCurrentConfigurations, .reloadControls])
         #expect(
             authority.authorize(.status, peer: extensionPeer)?.description
-                == "status is not available to widget extensions; the connection comes from com.example.app.widget's process, which may only reload its own app's widgets (reloadTimelines, reloadAllTimelines, getCurrentConfigurations)")
+                == "status is not available to widget extensions; the connection comes from com.example.app.widget's process, which may only reload its own app's widgets and controls (reloadTimelines, reloadAllTimelines, getCurrentConfigurations, reloadControls)")
         // Any other peer may call the same non-admin methods.
         #expect(authority.authorize(.status, peer: ControlPeer(uid: 1000, gid: 1000)) == nil)
     }

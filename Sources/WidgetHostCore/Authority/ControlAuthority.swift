@@ -57,7 +57,7 @@ public struct ControlAuthority: Sendable, Hashable {
     public func authorize(_ method: ControlMethod, peer: ControlPeer?) -> Denial? {
         if let bundle = peer?.extensionBundleID, !method.availableToExtensions {
             return Denial(
-                "\(method.rawValue) is not available to widget extensions; the connection comes from \(bundle)'s process, which may only reload its own app's widgets (reloadTimelines, reloadAllTimelines, getCurrentConfigurations)")
+                "\(method.rawValue) is not available to widget extensions; the connection comes from \(bundle)'s process, which may only reload its own app's widgets and controls (reloadTimelines, reloadAllTimelines, getCurrentConfigurations, reloadControls)")
         }
         if method.requiresAdmin, !isAdmin(peer) {
             return Denial(

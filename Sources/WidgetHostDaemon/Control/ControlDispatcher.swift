@@ -115,8 +115,12 @@ struct ControlDispatcher {
                 return .result(try JSONValue(encoding: runtime.host.controlStatuses(kind: params.kind, app: params.app)))
             case .reloadControls:
                 let params = try decodeOptional(ControlsParams.self, from: params, method: name) ?? ControlsParams()
-                if let error = appClaimError(params.app, peer: peer) { return .error(error) }
-                return reply(runtime.apply(.controlsReloadRequested(kind: params.kind, app: params.app)))
+                let app: String?
+                switch authority.app(claimed: params.app, by: peer) {
+                case .success(let claimed): app = claimed
+                case .failure(let denial): return .error(permissionDenied(denial))
+                }
+                return reply(runtime.apply(.controlsReloadRequested(kind: params.kind, app: app)))
             case .device:
                 let params = try decodeOptional(DeviceParams.self, from: params, method: name) ?? DeviceParams()
                 guard params.locale != nil || params.dynamicTypeSize != nil else {
@@ -125,7 +129,7 @@ struct ControlDispatcher {
                         try JSONValue(
                             encoding: DeviceResult(locale: device.locale, dynamicTypeSize: device.dynamicTypeSize, reloads: [])))
                 }
-                if !isAdmin(peer) {
+                if !authority.isAdmin(peer) {
                     return .error(
                         JSONRPCError(
                             code: JSONRPCError.permissionDeniedCode,

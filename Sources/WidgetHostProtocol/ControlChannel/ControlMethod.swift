@@ -59,6 +59,10 @@ public enum ControlMethod: String, Sendable, CaseIterable {
         case .activityRequest, .activityUpdate, .activityEnd, .activityList, .activityGet, .activityPushToStartToken,
             .pushActivity, .pushWidget, .pushTokens:
             false
+        // An App Intent running in the extension may reload its app's controls, as
+        // ControlCenter allows on a device; configuring, taps and the device are the user's.
+        case .reloadControls: true
+        case .configureWidget, .options, .tap, .tapControl, .controls, .device: false
         }
     }
 
