@@ -74,7 +74,10 @@ struct ControlDispatcher {
             case .addWidget:
                 let params = try decode(AddWidgetParams.self, from: params, method: name)
                 return reply(
-                    runtime.apply(.widgetAdded(AddWidgetRequest(kind: params.kind, family: params.family, app: params.app))))
+                    runtime.apply(
+                        .widgetAdded(
+                            AddWidgetRequest(
+                                kind: params.kind, family: params.family, app: params.app, configuration: params.configuration))))
             case .removeWidget:
                 let params = try decode(WidgetIDParams.self, from: params, method: name)
                 return reply(runtime.apply(.widgetRemoved(WidgetID(params.id))))
