@@ -18,7 +18,7 @@ test-deps: deps
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
-# Example extensions assembled as bundles under .build/plugins/ (what the dev profile loads).
+# Example extensions assembled as bundles under .build/examples/ (what the dev profile loads).
 plugins: build
 	@scripts/assemble-plugins.sh
 
@@ -46,7 +46,7 @@ test: test-deps check-purity release
 
 # Release builds of everything (the daemon, the CLI, the example extensions) linked against the
 # Swift runtime dynamically, with immediate binding and lld; the examples assembled as bundles
-# under .build/release-plugins (the debug ones stay in .build/plugins for the tests). In the
+# under .build/release-examples (the debug ones stay in .build/examples for the tests). In the
 # build tree they find the runtime in the toolchain (the driver's run path); `make install`
 # ships the libraries they NEED once, in PREFIX/lib/widgethost/swift, and points each
 # installed executable there by an $ORIGIN-relative RUNPATH (scripts/ship-swift-runtime.sh),
@@ -55,7 +55,7 @@ test: test-deps check-purity release
 RELEASE_FLAGS ?= -c release --disable-local-rpath -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
-	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-plugins
+	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-examples
 
 # The release binaries, stripped (debug info kept apart under .build/release-debug), systemd
 # units, sysusers.d/tmpfiles.d, config, example bundles, man pages and docs. PREFIX=/usr by default (the
@@ -64,7 +64,7 @@ release: deps
 PREFIX ?= /usr
 DESTDIR ?=
 install: release man
-	@STRIP=yes PLUGINS=.build/release-plugins MANPAGES=.build/man \
+	@STRIP=yes PLUGINS=.build/release-examples MANPAGES=.build/man \
 	    scripts/install.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" "$(PREFIX)" "$(DESTDIR)"
 
 # Man pages for widgethostd and widgethost under .build/man, from their --help, by

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Assembles every example under Examples/*.appex into a loadable bundle under
-# .build/plugins/ (what config/dev.toml and the tests load): Info.plist, the
+# .build/examples/ (what config/dev.toml and the tests load): Info.plist, the
 # .entitlements and the executable named by CFBundleExecutable, from `swift build`.
-# Only *.appex entries are touched: SwiftPM keeps its own cache under .build/plugins/.
+# Their own folder: SwiftPM keeps build-plugin caches under .build/plugins/, which a plugin
+# directory scan would report as a broken bundle.
 # Usage: scripts/assemble-plugins.sh [BIN_DIR [OUT_DIR]]
-#   BIN_DIR defaults to `swift build --show-bin-path`; OUT_DIR to .build/plugins (the debug
+#   BIN_DIR defaults to `swift build --show-bin-path`; OUT_DIR to .build/examples (the debug
 #   bundles the tests load). `make release` assembles the release build into
-#   .build/release-plugins, which `make install` and `make deb` ship.
+#   .build/release-examples, which `make install` and `make deb` ship.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-$(swift build --show-bin-path)}
-out=${2:-.build/plugins}
+out=${2:-.build/examples}
 mkdir -p "$out"
 for source in Examples/*.appex; do
     [ -f "$source/Info.plist" ] || continue

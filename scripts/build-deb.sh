@@ -11,7 +11,7 @@ out=.build/deb
 for file in .build/release/widgethostd .build/release/widgethost .build/man/widgethostd.1 .build/man/widgethost.1; do
     [ -e "$file" ] || { echo "build-deb: $file is missing; run make deb (it runs make release man first)" >&2; exit 1; }
 done
-ls .build/release-plugins/*.appex >/dev/null 2>&1 || { echo "build-deb: no bundles in .build/release-plugins; run make release" >&2; exit 1; }
+ls .build/release-examples/*.appex >/dev/null 2>&1 || { echo "build-deb: no bundles in .build/release-examples; run make release" >&2; exit 1; }
 
 version=$(dpkg-parsechangelog -S Version)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)

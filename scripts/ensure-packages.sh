@@ -11,5 +11,6 @@ echo "installing missing system packages: ${missing[*]}" >&2
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq >&2
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+# Another apt or dpkg (unattended-upgrades, a second make) may hold the lock: wait for it.
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >&2

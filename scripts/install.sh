@@ -14,8 +14,8 @@
 # The Swift runtime libraries the installed executables NEED go to PREFIX/lib/widgethost/swift
 # (scripts/ship-swift-runtime.sh), each executable's RUNPATH relative to it.
 #
-# PLUGINS (default .build/plugins, the debug bundles) names the assembled example bundles to
-# install; `make install` passes .build/release-plugins. STRIP=yes strips every executable
+# PLUGINS (default .build/examples, the debug bundles) names the assembled example bundles to
+# install; `make install` passes .build/release-examples. STRIP=yes strips every executable
 # installed, keeping its debug info apart under DEBUG_DIR (default .build/release-debug),
 # named by build id (DEBUG_DIR/.build-id/xx/rest.debug, where gdb looks with
 # `set debug-file-directory`), with a .gnu_debuglink to it; `make deb` leaves stripping to
@@ -71,7 +71,7 @@ if [ -f config/widgethost.toml ]; then
 fi
 
 # Example extension bundles, as scripts/assemble-plugins.sh assembles them.
-bundles_in=${PLUGINS:-.build/plugins}
+bundles_in=${PLUGINS:-.build/examples}
 if [ -d "$bundles_in" ]; then
     for bundle in "$bundles_in"/*.appex; do
         [ -d "$bundle" ] || continue

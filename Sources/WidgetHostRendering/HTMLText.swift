@@ -1,14 +1,14 @@
 /// Escaping for everything an extension sends: text content and attribute values. Every
 /// string from an archive reaches the page through one of these, so `<script>` or
 /// `"><img onerror=…>` in a Text stays text.
-enum HTMLText {
+public enum HTMLText {
     /// Text between tags.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         escape(text, attribute: false)
     }
 
     /// A quoted attribute value (always written in double quotes).
-    static func attribute(_ text: String) -> String {
+    public static func attribute(_ text: String) -> String {
         escape(text, attribute: true)
     }
 

@@ -1,13 +1,13 @@
 /// The page's one script: it keeps date-relative text and timer progress counting, without
-/// a reload, from the instant the page was rendered for (`data-wh-at` on a `.wh-clock`
-/// ancestor) plus the time since the page loaded. It reads only numbers and enum names
+/// a reload, from the instant a widget was rendered for (`data-wh-at` on a `.wh-clock`
+/// ancestor) plus the time since that widget reached the page (the page's load, or a live
+/// update that replaced it later, which calls `widgethostTick()`). It reads only numbers and enum names
 /// from `data-` attributes the renderer wrote, and writes only `textContent` and widths.
 /// The arithmetic is `DateText`'s. A dashboard can serve it as a file instead (`source`).
 public enum LiveScript {
     public static let source = #"""
 (function () {
   "use strict";
-  var loaded = Date.now();
   var units = [[31536000, "year"], [2592000, "month"], [604800, "week"], [86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]];
   function pad(v) { return v < 10 ? "0" + v : "" + v; }
   function parts(total) {
@@ -43,7 +43,8 @@ public enum LiveScript {
   function tick() {
     var clocks = document.querySelectorAll(".wh-clock");
     for (var c = 0; c < clocks.length; c++) {
-      var now = +clocks[c].getAttribute("data-wh-at") + (Date.now() - loaded) / 1000;
+      var since = clocks[c].whSince || (clocks[c].whSince = Date.now());
+      var now = +clocks[c].getAttribute("data-wh-at") + (Date.now() - since) / 1000;
       var live = clocks[c].querySelectorAll("[data-wh-style]");
       for (var i = 0; i < live.length; i++) {
         var value = text(live[i], now);
@@ -59,6 +60,7 @@ public enum LiveScript {
     }
   }
   window.widgethostTick = tick;
+  tick();
   setInterval(tick, 1000);
 })();
 """#

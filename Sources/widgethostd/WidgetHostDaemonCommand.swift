@@ -22,7 +22,7 @@ struct WidgetHostDaemonCommand: ParsableCommand {
 
             Examples:
               widgethostd --config config/dev.toml          # what `make run` does
-              widgethostd --socket /tmp/w.sock --state /tmp/w-state --plugins .build/plugins
+              widgethostd --socket /tmp/w.sock --state /tmp/w-state --plugins .build/examples
               widgethostd --state-check                     # is the state database healthy?
 
             Signals: SIGTERM stops (extensions are stopped and reaped, state is on disk after \

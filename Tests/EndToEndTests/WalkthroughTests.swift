@@ -157,7 +157,7 @@ extension ViewNode {
 struct GalleryTests {
     @Test(arguments: ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy"])
     func examples(_ name: String) throws {
-        let bundle = RealDaemon.packageRoot.appendingPathComponent(".build/plugins/\(name).appex").path
+        let bundle = RealDaemon.packageRoot.appendingPathComponent(".build/examples/\(name).appex").path
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(name)-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: page) }
         let run = try CLI.run(["gallery", bundle, "--now", "2026-02-15T08:00:00Z", "--html", page])

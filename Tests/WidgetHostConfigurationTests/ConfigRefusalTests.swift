@@ -64,15 +64,15 @@ struct ConfigRefusalTests {
                 kind: .unknownKey),
             Refusal(
                 text: "[limits]\nmax-entries = 40",
-                expected: "config/widgethost.toml:2: unknown key limits.max-entries; did you mean limits.max_entries? Known keys in [limits]: warn_entries, max_entries, max_timeline_bytes, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, cgroup",
+                expected: "config/widgethost.toml:2: unknown key limits.max-entries; did you mean limits.max_entries? Known keys in [limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, cgroup",
                 kind: .unknownKey),
             Refusal(
                 text: "\n[budgets]\nmin = 40",
-                expected: "config/widgethost.toml:2: unknown table budgets; did you mean [budget]? Known tables: socket, state, plugins, app_groups, control, log, budget, policy, limits, backoff, extension",
+                expected: "config/widgethost.toml:2: unknown table budgets; did you mean [budget]? Known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension",
                 kind: .unknownKey),
             Refusal(
                 text: "verbose = true",
-                expected: "config/widgethost.toml:1: unknown key verbose; known tables: socket, state, plugins, app_groups, control, log, budget, policy, limits, backoff, extension",
+                expected: "config/widgethost.toml:1: unknown key verbose; known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension",
                 kind: .unknownKey),
             // Types.
             Refusal(
@@ -177,6 +177,34 @@ struct ConfigRefusalTests {
                 text: "[limits]\ntimeline_timeout = \"0s\"",
                 expected: "config/widgethost.toml:2: limits.timeline_timeout = \"0s\" must be above zero; the default is \"5s\"",
                 kind: .outOfRange),
+            Refusal(
+                text: "[dashboard]\nlisten = \"0.0.0.0:8765\"",
+                expected: "config/widgethost.toml:2: dashboard.listen = \"0.0.0.0:8765\": 0.0.0.0 is not a loopback address; the dashboard listens on this machine only, so use 127.0.0.1, ::1 or localhost",
+                kind: .invalidValue),
+            Refusal(
+                text: "[dashboard]\nlisten = \"192.168.1.4:80\"",
+                expected: "config/widgethost.toml:2: dashboard.listen = \"192.168.1.4:80\": 192.168.1.4 is not a loopback address; the dashboard listens on this machine only, so use 127.0.0.1, ::1 or localhost",
+                kind: .invalidValue),
+            Refusal(
+                text: "[dashboard]\nlisten = \"8765\"",
+                expected: "config/widgethost.toml:2: dashboard.listen = \"8765\" is not HOST:PORT; write it like \"127.0.0.1:8765\" (or \"\" for no dashboard)",
+                kind: .invalidValue),
+            Refusal(
+                text: "[dashboard]\nlisten = \"127.0.0.1:70000\"",
+                expected: "config/widgethost.toml:2: dashboard.listen = \"127.0.0.1:70000\": \"70000\" is not a port from 0 to 65535",
+                kind: .outOfRange),
+            Refusal(
+                text: "[dashboard]\nlisten = 8765",
+                expected: "config/widgethost.toml:2: dashboard.listen: expected a string, got an integer; write it in quotes, as in dashboard.listen = \"127.0.0.1:8765\"",
+                kind: .wrongType),
+            Refusal(
+                text: "[limits]\nmax_view_nodes = 0",
+                expected: "config/widgethost.toml:2: limits.max_view_nodes = 0 is below 1; set it to at least 1 (the default is 2000)",
+                kind: .outOfRange),
+            Refusal(
+                text: "[limits]\nmax_view_depth = \"deep\"",
+                expected: "config/widgethost.toml:2: limits.max_view_depth: expected an integer, got a string",
+                kind: .wrongType),
             Refusal(
                 text: "[limits]\nmemory_sample_interval = 0",
                 expected: "config/widgethost.toml:2: limits.memory_sample_interval = 0 must be above zero; the default is \"50ms\"",

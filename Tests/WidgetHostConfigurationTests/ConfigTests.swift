@@ -53,6 +53,7 @@ struct ConfigTests {
         #expect(configuration.control.idleTimeout == 60)
         #expect(configuration.cgroup == .auto)
         #expect(configuration.logLevel == .info)
+        #expect(configuration.dashboard.listen == nil)
         #expect(configuration.host == HostConfiguration())
     }
 
@@ -62,9 +63,10 @@ struct ConfigTests {
             contentsOf: "\(configDirectory)/dev.toml", currentDirectory: "/home/dev/widgethost", groupID: testGroups)
         #expect(configuration.socketPath == "/home/dev/widgethost/.run/widgethost.sock")
         #expect(configuration.statePath == "/home/dev/widgethost/.run/state")
-        #expect(configuration.pluginPaths == ["/home/dev/widgethost/.build/plugins"])
+        #expect(configuration.pluginPaths == ["/home/dev/widgethost/.build/examples"])
         #expect(configuration.appGroupsPath == "/home/dev/widgethost/.run/AppGroups")
         #expect(configuration.host.budget.enforce)
+        #expect(configuration.dashboard.listen == .init(host: "127.0.0.1", port: 8765))
         #expect(configuration.host == HostConfiguration())
     }
 
@@ -99,6 +101,8 @@ struct ConfigTests {
             "com.birthdayreminders" = [1000, 1001]
             [log]
             level = "debug"
+            [dashboard]
+            listen = "[::1]:0"
             [budget]
             min = 10
             max = 20
@@ -112,6 +116,8 @@ struct ConfigTests {
             warn_entries = 10
             max_entries = 20
             max_timeline_bytes = 1000
+            max_view_nodes = 10
+            max_view_depth = 8
             timeline_timeout = "2s"
             placeholder_timeout = "250ms"
             memory = "8MiB"
@@ -133,6 +139,7 @@ struct ConfigTests {
         #expect(configuration.control.idleTimeout == 120)
         #expect(configuration.control.appUIDs == ["com.birthdayreminders": [1000, 1001]])
         #expect(configuration.logLevel == .debug)
+        #expect(configuration.dashboard.listen == .init(host: "::1", port: 0))
         let host = configuration.host
         #expect(host.budget.min == 10)
         #expect(host.budget.max == 20)
@@ -144,6 +151,8 @@ struct ConfigTests {
         #expect(host.limits.warnEntries == 10)
         #expect(host.limits.maxEntries == 20)
         #expect(host.limits.maxTimelineBytes == 1000)
+        #expect(host.limits.maxViewNodes == 10)
+        #expect(host.limits.maxViewDepth == 8)
         #expect(host.limits.timelineTimeout == 2)
         #expect(host.limits.placeholderTimeout == 0.25)
         #expect(host.limits.memory == 8 * 1024 * 1024)
@@ -263,7 +272,7 @@ struct ConfigTests {
             ),
             (
                 "[host]\nlimits.cgroup = \"off\"",
-                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, timeline_timeout, placeholder_timeout, memory, memory_sample_interval"
+                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval"
             ),
         ])
     func hostRuleRefusals(text: String, expected: String) throws {

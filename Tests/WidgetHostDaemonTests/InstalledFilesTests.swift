@@ -13,7 +13,7 @@ import Testing
     .serialized,
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "\(packageRoot)/.build/release/widgethostd")
-            && FileManager.default.fileExists(atPath: "\(packageRoot)/.build/release-plugins"),
+            && FileManager.default.fileExists(atPath: "\(packageRoot)/.build/release-examples"),
         "no release build (make release, which make test runs first)"))
 struct InstalledFilesTests {
     /// `make install DESTDIR=root`, without building: the same script, flags and inputs.
@@ -21,7 +21,7 @@ struct InstalledFilesTests {
         let root = try makeShortTemporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
         environment["STRIP"] = "yes"
-        environment["PLUGINS"] = ".build/release-plugins"
+        environment["PLUGINS"] = ".build/release-examples"
         environment["DEBUG_DIR"] = root + "-debug"
         let install = try runCommand(
             "scripts/install.sh", ["\(packageRoot)/.build/release", "/usr", root], environment: environment)

@@ -3,11 +3,11 @@ import Testing
 import WidgetHostDoctor
 import WidgetHostRunner
 
-/// Every example bundle assembled under .build/plugins (`make test` runs
+/// Every example bundle assembled under .build/examples (`make test` runs
 /// scripts/assemble-plugins.sh first) must pass the doctor: what we ship is what we preach.
 @Suite("widgethost doctor passes the shipped examples", .tags(.doctorProcess))
 struct ShippedExamplesTests {
-    static let plugins = Paths.packageRoot.appendingPathComponent(".build/plugins")
+    static let plugins = Paths.packageRoot.appendingPathComponent(".build/examples")
 
     static var assembled: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: plugins.path)) ?? []
@@ -19,7 +19,7 @@ struct ShippedExamplesTests {
         let bundles = Self.assembled
         guard !bundles.isEmpty else {
             // Not a failure: a bare `swift test` has not assembled them. `make test` does.
-            withKnownIssue("no example bundles under .build/plugins; run scripts/assemble-plugins.sh (make test does)") {
+            withKnownIssue("no example bundles under .build/examples; run scripts/assemble-plugins.sh (make test does)") {
                 Issue.record("nothing to check")
             }
             return

@@ -96,7 +96,7 @@ struct HarnessDaySimulationTests {
 
     @Test(
         "The BirthdayReminders extension over the same day gives the same figures",
-        .enabled(if: HarnessFixture.birthdayBundle != nil, "run `make plugins` to build .build/plugins/BirthdayReminders.appex"))
+        .enabled(if: HarnessFixture.birthdayBundle != nil, "run `make plugins` to build .build/examples/BirthdayReminders.appex"))
     func birthdayExtensionGivesTheSameFigures() throws {
         let fixture = try HarnessFixture()
         let bundle = try #require(HarnessFixture.birthdayBundle)

@@ -19,6 +19,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var cgroup = CgroupMode.auto
     /// `log.level`.
     public var logLevel = LogLevel.info
+    /// `[dashboard]`: the HTTP dashboard and `/metrics`; off by default.
+    public var dashboard = DashboardSettings()
     /// The host's rules: `[budget]`, `[policy]`, `[limits]`, `[backoff]`, `[extension]`.
     public var host = HostConfiguration()
 

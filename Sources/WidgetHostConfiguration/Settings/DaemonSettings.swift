@@ -66,6 +66,11 @@ enum DaemonSettings {
                 config.logLevel = level
             }
         ]),
+        SettingsSection(name: "dashboard", fields: [
+            SettingsField("listen") { config, value, key, context throws(ConfigError) in
+                config.dashboard.listen = try DaemonSettings.listen(value, key, context.values)
+            }
+        ]),
     ]
 
     private static let cgroup = SettingsField<DaemonConfiguration>("cgroup") { config, value, key, context throws(ConfigError) in
@@ -79,6 +84,28 @@ enum DaemonSettings {
     }
 
     // MARK: - Values only widgethost.toml has
+
+    /// `dashboard.listen`: `"HOST:PORT"` on loopback, or `""` for none.
+    static func listen(_ value: ConfigValue, _ key: String, _ values: ValueReader) throws(ConfigError)
+        -> DashboardSettings.ListenAddress?
+    {
+        let text = try values.string(value, key, example: "\"127.0.0.1:8765\"")
+        if text.isEmpty { return nil }
+        switch DashboardSettings.ListenAddress.parse(text) {
+        case .success(let address):
+            return address
+        case .failure(.form):
+            throw values.error(
+                .invalidValue, value,
+                "\(key) = \(value.tomlText) is not HOST:PORT; write it like \"127.0.0.1:8765\" (or \"\" for no dashboard)")
+        case .failure(.port(let port)):
+            throw values.error(.outOfRange, value, "\(key) = \(value.tomlText): \(ConfigValue.quoted(port)) is not a port from 0 to 65535")
+        case .failure(.notLoopback(let host)):
+            throw values.error(
+                .invalidValue, value,
+                "\(key) = \(value.tomlText): \(host) is not a loopback address; the dashboard listens on this machine only, so use 127.0.0.1, ::1 or localhost")
+        }
+    }
 
     static func path(_ value: ConfigValue, _ key: String, _ context: SettingsContext, example: String) throws(ConfigError)
         -> String

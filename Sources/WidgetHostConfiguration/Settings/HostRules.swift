@@ -41,6 +41,12 @@ enum HostRules {
             SettingsField("max_timeline_bytes") { host, value, key, context throws(ConfigError) in
                 host.limits.maxTimelineBytes = try context.values.size(value, key, default: 4 * 1024 * 1024)
             },
+            SettingsField("max_view_nodes") { host, value, key, context throws(ConfigError) in
+                host.limits.maxViewNodes = try context.values.integer(value, key, atLeast: 1, default: 2000)
+            },
+            SettingsField("max_view_depth") { host, value, key, context throws(ConfigError) in
+                host.limits.maxViewDepth = try context.values.integer(value, key, atLeast: 1, default: 64)
+            },
             SettingsField("timeline_timeout") { host, value, key, context throws(ConfigError) in
                 host.limits.timelineTimeout = try context.values.duration(value, key, zero: false, default: 5)
             },

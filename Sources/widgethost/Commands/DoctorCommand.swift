@@ -27,7 +27,7 @@ struct DoctorCommand: ParsableCommand {
             64 usage error; 69 --now without libfaketime installed.
 
             Examples:
-              widgethost doctor .build/plugins/BirthdayReminders.appex
+              widgethost doctor .build/examples/BirthdayReminders.appex
               widgethost doctor MyWidget.appex --app-group group.com.example.app
               widgethost doctor MyWidget.appex --now 2026-02-15T23:58:00Z --json | jq '.findings[] | select(.verdict != "pass")'
             """

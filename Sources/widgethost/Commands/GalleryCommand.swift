@@ -16,7 +16,7 @@ struct GalleryCommand: ParsableCommand {
             A request that fails is drawn as its failure. The page needs no network.
 
             Examples:
-              widgethost gallery .build/plugins/BirthdayReminders.appex --html gallery.html
+              widgethost gallery .build/examples/BirthdayReminders.appex --html gallery.html
               widgethost gallery MyWidget.appex --now 2026-02-15T08:00:00Z --dark --html dark.html
             """
     )

@@ -96,7 +96,7 @@ final class HarnessFixture {
 
     /// Built by `make plugins` (scripts/assemble-plugins.sh), when it has been run.
     static var birthdayBundle: String? {
-        let path = packageRoot.appendingPathComponent(".build/plugins/BirthdayReminders.appex").path
+        let path = packageRoot.appendingPathComponent(".build/examples/BirthdayReminders.appex").path
         return FileManager.default.fileExists(atPath: path + "/BirthdayRemindersWidget") ? path : nil
     }
 }
