@@ -27,7 +27,7 @@ bindir_in=${1:?usage: scripts/install.sh BINDIR [PREFIX] [DESTDIR]}
 prefix=${2:-/usr}
 destdir=${3:-}
 
-for tool in widgethostd widgethost; do
+for tool in widgethostd widgethost widgethost-sandbox; do
     if [ ! -x "$bindir_in/$tool" ]; then
         echo "install: $bindir_in/$tool is missing; build first (make build, or swift build -c release)" >&2
         exit 1
@@ -35,6 +35,8 @@ for tool in widgethostd widgethost; do
 done
 
 bin="$destdir$prefix/bin"
+# widgethost-sandbox, the exec shim every extension starts through (docs/security.md).
+libexec="$destdir$prefix/libexec/widgethost"
 # UNITDIR: where the system units go; the Debian 12 package uses /lib/systemd/system.
 units="$destdir${UNITDIR:-$prefix/lib/systemd/system}"
 user_units="$destdir$prefix/lib/systemd/user"
@@ -44,9 +46,10 @@ plugins="$destdir$prefix/lib/widgethost/plugins"
 docs="$destdir$prefix/share/doc/widgethost"
 config="$destdir${SYSCONFDIR:-/etc}/widgethost"
 
-install -d -m 0755 "$bin" "$units" "$user_units" "$sysusers" "$tmpfiles" "$plugins" "$docs" "$config" \
+install -d -m 0755 "$bin" "$libexec" "$units" "$user_units" "$sysusers" "$tmpfiles" "$plugins" "$docs" "$config" \
     "$config/plugins.d"
 install -m 0755 "$bindir_in/widgethostd" "$bindir_in/widgethost" "$bin/"
+install -m 0755 "$bindir_in/widgethost-sandbox" "$libexec/"
 
 # The units name /usr/bin/…, /usr/lib/widgethost/… and /usr/share/doc/…; point them at PREFIX.
 rewrite() {
@@ -81,9 +84,9 @@ if [ -d "$bundles_in" ]; then
     done
 fi
 
-# Every executable installed: the binaries, and each bundle's.
+# Every executable installed: the binaries, the sandbox shim, and each bundle's.
 executables=()
-for file in "$bin/widgethostd" "$bin/widgethost" "$plugins"/*.appex/*; do
+for file in "$bin/widgethostd" "$bin/widgethost" "$libexec/widgethost-sandbox" "$plugins"/*.appex/*; do
     [ -f "$file" ] && [ "$(head -c 4 "$file" | tr -d '\0')" = $'\x7fELF' ] && executables+=("$file")
 done
 
