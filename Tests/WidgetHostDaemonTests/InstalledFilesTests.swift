@@ -40,8 +40,9 @@ struct InstalledFilesTests {
         #expect(check.status == 0, "\(check.output)")
         let checked = check.standardOutput.split(separator: "\n").filter { $0.hasPrefix("checked ") }
         let executables = checked.filter { !$0.hasPrefix("checked /usr/lib/widgethost/swift/") }
-        // widgethostd, widgethost and the four example extensions; the rest are the runtime.
-        #expect(executables.count == 6, "\(check.standardOutput)")
+        // widgethostd, widgethost, the sandbox shim and the four example extensions; the rest
+        // are the runtime.
+        #expect(executables.count == 7, "\(check.standardOutput)")
         #expect(checked.contains { $0.hasPrefix("checked /usr/lib/widgethost/swift/libswiftCore.so:") })
         for bundle in ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy"] {
             #expect(check.standardOutput.contains("/usr/lib/widgethost/plugins/\(bundle).appex/"), "\(bundle) not checked")
@@ -50,6 +51,7 @@ struct InstalledFilesTests {
         let runPaths = [
             "usr/bin/widgethostd": "$ORIGIN/../lib/widgethost/swift",
             "usr/bin/widgethost": "$ORIGIN/../lib/widgethost/swift",
+            "usr/libexec/widgethost/widgethost-sandbox": "$ORIGIN/../../lib/widgethost/swift",
             "usr/lib/widgethost/plugins/BirthdayReminders.appex/BirthdayRemindersWidget": "$ORIGIN/../../swift",
         ]
         for (binary, runPath) in runPaths {
@@ -67,7 +69,7 @@ struct InstalledFilesTests {
         }
         let debugFiles = FileManager.default.enumerator(atPath: root + "-debug")?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".debug") } ?? []
-        #expect(debugFiles.count == 6, "debug files kept apart: \(debugFiles)")
+        #expect(debugFiles.count == 7, "debug files kept apart: \(debugFiles)")
 
         // The staged, stripped binaries run with no Swift library on any search path but
         // their own run path: an extension answers, the daemon and the CLI print their help.
