@@ -32,6 +32,8 @@ public struct ExtensionBundle: Sendable, Hashable {
     /// Things that do not stop the bundle from loading but that its developer should know
     /// (no entitlements file, so no app groups).
     public var warnings: [String]
+    /// The entitlements grant `com.apple.developer.activity-push-notification-frequent-updates`.
+    public var frequentPushUpdates = false
 
     public init(
         directory: URL, bundleID: String, displayName: String, executable: URL, appGroups: [String],
@@ -103,9 +105,11 @@ private struct BundleReader {
         let displayName = displayName(info, bundleID: bundleID, warnings: &warnings)
         let (entitlements, appGroups, networkClient) = try readEntitlements(
             executableName: executable.lastPathComponent, warnings: &warnings)
-        return ExtensionBundle(
+        var bundle = ExtensionBundle(
             directory: directory, bundleID: bundleID, displayName: displayName, executable: executable,
             appGroups: appGroups, entitlements: entitlements, networkClient: networkClient, warnings: warnings)
+        bundle.frequentPushUpdates = entitlements.map(ExtensionBundle.grantsFrequentPushUpdates) ?? false
+        return bundle
     }
 
     // MARK: - Info.plist

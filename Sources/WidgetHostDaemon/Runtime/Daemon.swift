@@ -81,7 +81,9 @@ public final class Daemon: @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let host =
-            state.map { WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets) }
+            state.map {
+                WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets, activities: $0.activities)
+            }
             ?? WidgetHost(configuration: options.host)
         runtime = HostRuntime(host: host, clock: clock, store: store, eventLoop: loop, logger: logger)
         runtime.supervisor.cgroups = ExtensionCgroups.make(
