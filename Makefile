@@ -1,8 +1,9 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
 SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux patchelf
-# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes).
-TEST_PACKAGES := chromium
+# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes);
+# python3-venv holds the OpenRPC checks' jsonschema (scripts/ensure-python-packages.sh).
+TEST_PACKAGES := chromium python3-venv
 BUILD_FLAGS ?=
 
 .PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install release man deb test-system
@@ -14,6 +15,7 @@ deps:
 
 test-deps: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	@scripts/ensure-python-packages.sh >/dev/null
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
