@@ -1,8 +1,9 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
 SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux
-# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes).
-TEST_PACKAGES := chromium
+# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes) and, driven
+# by chromedriver through selenium, tests the live dashboard; prometheus_client parses /metrics.
+TEST_PACKAGES := chromium chromium-driver python3-selenium python3-prometheus-client
 BUILD_FLAGS ?=
 
 .PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install release man deb test-system

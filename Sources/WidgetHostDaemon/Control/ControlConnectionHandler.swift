@@ -72,7 +72,18 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             write(.errorResponse(id: id, error: error), context: context)
         case .message(.request(let id, let method, let params)):
             let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
-            switch dispatcher.dispatch(method: method, params: params, peer: peer) {
+            let started = NIODeadline.now()
+            let runtime = server.runtime
+            let observe: @Sendable () -> Void = {
+                runtime.controlRequestObserved?(method, Double((NIODeadline.now() - started).nanoseconds) / 1e9)
+            }
+            let outcome = dispatcher.dispatch(method: method, params: params, peer: peer)
+            if case .later(let future) = outcome {
+                future.whenComplete { _ in observe() }
+            } else {
+                observe()
+            }
+            switch outcome {
             case .result(let result): write(.response(id: id, result: result), context: context)
             case .error(let error): write(.errorResponse(id: id, error: error), context: context)
             case .subscribed(let result):
