@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "WidgetHostClient", targets: ["WidgetHostClient"]),
         .executable(name: "widgethostd", targets: ["widgethostd"]),
         .executable(name: "widgethost", targets: ["widgethost"]),
+        .executable(name: "widgethost-sandbox", targets: ["widgethost-sandbox"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -75,6 +76,9 @@ let package = Package(
         ),
         // posix_spawn's closefrom action and pidfd_open, declared for Swift (no library to link).
         .systemLibrary(name: "CSpawn"),
+        // The exec shim every extension starts through (issue 17, docs/security.md): resource limits,
+        // no_new_privs, Landlock, a seccomp filter, then execve. C and libc only: it runs on every spawn.
+        .executableTarget(name: "widgethost-sandbox", path: "Sources/widgethost-sandbox"),
         // Runs an extension process for everyone: spawning, the session (NDJSON, initialize,
         // request/reply matching), footprint, cgroups, libfaketime, and the synchronous face.
         .target(

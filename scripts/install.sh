@@ -24,7 +24,7 @@ bindir_in=${1:?usage: scripts/install.sh BINDIR [PREFIX] [DESTDIR]}
 prefix=${2:-/usr}
 destdir=${3:-}
 
-for tool in widgethostd widgethost; do
+for tool in widgethostd widgethost widgethost-sandbox; do
     if [ ! -x "$bindir_in/$tool" ]; then
         echo "install: $bindir_in/$tool is missing; build first (make build, or swift build -c release)" >&2
         exit 1
@@ -32,6 +32,8 @@ for tool in widgethostd widgethost; do
 done
 
 bin="$destdir$prefix/bin"
+# widgethost-sandbox, the exec shim every extension starts through (docs/security.md).
+libexec="$destdir$prefix/libexec/widgethost"
 # UNITDIR: where the system units go; the Debian 12 package uses /lib/systemd/system.
 units="$destdir${UNITDIR:-$prefix/lib/systemd/system}"
 user_units="$destdir$prefix/lib/systemd/user"
@@ -41,9 +43,10 @@ plugins="$destdir$prefix/lib/widgethost/plugins"
 docs="$destdir$prefix/share/doc/widgethost"
 config="$destdir${SYSCONFDIR:-/etc}/widgethost"
 
-install -d -m 0755 "$bin" "$units" "$user_units" "$sysusers" "$tmpfiles" "$plugins" "$docs" "$config" \
+install -d -m 0755 "$bin" "$libexec" "$units" "$user_units" "$sysusers" "$tmpfiles" "$plugins" "$docs" "$config" \
     "$config/plugins.d"
 install -m 0755 "$bindir_in/widgethostd" "$bindir_in/widgethost" "$bin/"
+install -m 0755 "$bindir_in/widgethost-sandbox" "$libexec/"
 
 # The units name /usr/bin/…, /usr/lib/widgethost/… and /usr/share/doc/…; point them at PREFIX.
 rewrite() {
@@ -80,7 +83,7 @@ fi
 
 if [ "${STRIP:-no}" = yes ]; then
     debug_dir=${DEBUG_DIR:-.build/release-debug}
-    for file in "$bin/widgethostd" "$bin/widgethost" "$plugins"/*.appex/*; do
+    for file in "$bin/widgethostd" "$bin/widgethost" "$libexec/widgethost-sandbox" "$plugins"/*.appex/*; do
         [ -f "$file" ] && [ "$(head -c 4 "$file" | tr -d '\0')" = $'\x7fELF' ] || continue
         id=$(readelf -n "$file" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
         [ -n "$id" ] || { echo "install: $file has no build id; cannot keep its debug info apart" >&2; exit 1; }

@@ -1,11 +1,12 @@
 // What the extension runner needs from glibc beyond Swift's Glibc module (no library to link):
-// posix_spawn's closefrom action and pidfd_open.
+// posix_spawn's closefrom action, pidfd_open, and the sandbox's probes.
 #ifndef WIDGETHOST_CSPAWN_SHIM_H
 #define WIDGETHOST_CSPAWN_SHIM_H
 
 #include <errno.h>
 #include <spawn.h>
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -23,6 +24,18 @@ static inline int widgethost_pidfd_open(pid_t pid) {
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+// The Landlock ABI the kernel offers (0: none), as widgethost-sandbox will find it, so that the
+// host can log once what is missing and refuse in `required` mode before any process starts.
+static inline int widgethost_landlock_abi(void) {
+    long abi = syscall(444 /* landlock_create_ruleset, every architecture */, (void *)0, 0, 1U /* VERSION */);
+    return abi < 0 ? 0 : (int)abi;
+}
+
+// Whether the kernel has seccomp filters (PR_GET_SECCOMP fails with EINVAL without CONFIG_SECCOMP).
+static inline int widgethost_seccomp_available(void) {
+    return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
 #endif

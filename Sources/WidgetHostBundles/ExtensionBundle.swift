@@ -9,6 +9,9 @@ public struct ExtensionBundle: Sendable, Hashable {
     public static let widgetKitExtensionPoint = "com.apple.widgetkit-extension"
     /// The entitlement listing the app groups whose containers the extension may use.
     public static let appGroupsEntitlement = "com.apple.security.application-groups"
+    /// The entitlement that lets the extension open outgoing network connections (the sandbox
+    /// refuses TCP and every internet socket without it).
+    public static let networkClientEntitlement = "com.apple.security.network.client"
 
     /// The `NAME.appex` directory.
     public var directory: URL
@@ -24,13 +27,17 @@ public struct ExtensionBundle: Sendable, Hashable {
     public var appGroups: [String]
     /// The entitlements file read, if there is one.
     public var entitlements: URL?
+    /// `com.apple.security.network.client` is true in the entitlements.
+    public var networkClient: Bool
     /// Things that do not stop the bundle from loading but that its developer should know
     /// (no entitlements file, so no app groups).
     public var warnings: [String]
+    /// The entitlements grant `com.apple.developer.activity-push-notification-frequent-updates`.
+    public var frequentPushUpdates = false
 
     public init(
         directory: URL, bundleID: String, displayName: String, executable: URL, appGroups: [String],
-        entitlements: URL? = nil, warnings: [String] = []
+        entitlements: URL? = nil, networkClient: Bool = false, warnings: [String] = []
     ) {
         self.directory = directory
         self.bundleID = bundleID
@@ -39,6 +46,7 @@ public struct ExtensionBundle: Sendable, Hashable {
         self.appID = Self.appID(ofBundleID: bundleID)
         self.appGroups = appGroups
         self.entitlements = entitlements
+        self.networkClient = networkClient
         self.warnings = warnings
     }
 
@@ -95,11 +103,13 @@ private struct BundleReader {
         try checkExtensionPoint(info)
         var warnings: [String] = []
         let displayName = displayName(info, bundleID: bundleID, warnings: &warnings)
-        let (entitlements, appGroups) = try readEntitlements(
+        let (entitlements, appGroups, networkClient) = try readEntitlements(
             executableName: executable.lastPathComponent, warnings: &warnings)
-        return ExtensionBundle(
+        var bundle = ExtensionBundle(
             directory: directory, bundleID: bundleID, displayName: displayName, executable: executable,
-            appGroups: appGroups, entitlements: entitlements, warnings: warnings)
+            appGroups: appGroups, entitlements: entitlements, networkClient: networkClient, warnings: warnings)
+        bundle.frequentPushUpdates = entitlements.map(ExtensionBundle.grantsFrequentPushUpdates) ?? false
+        return bundle
     }
 
     // MARK: - Info.plist
@@ -238,7 +248,7 @@ private struct BundleReader {
     // MARK: - Entitlements
 
     private func readEntitlements(executableName: String, warnings: inout [String]) throws(BundleProblem)
-        -> (URL?, [String])
+        -> (URL?, [String], networkClient: Bool)
     {
         let base = String(name.dropLast(".appex".count))
         let preferred = "\(base).entitlements"
@@ -254,7 +264,7 @@ private struct BundleReader {
         } else if candidates.isEmpty {
             warnings.append(
                 "\(shown): no .entitlements file, so the extension gets no app group containers; add \(preferred) with \(ExtensionBundle.appGroupsEntitlement) if it shares data with its app")
-            return (nil, [])
+            return (nil, [], false)
         } else {
             throw problem(
                 .entitlementsAmbiguous, shown,
@@ -269,11 +279,18 @@ private struct BundleReader {
         let entitlements = try readDictionary(
             at: url.path, shownAs: shownFile, kind: .entitlementsMalformed,
             fix: "fix it, or remove it if the extension uses no app groups")
+        let networkKey = ExtensionBundle.networkClientEntitlement
+        let network = entitlements[networkKey]
+        if let network, !(network is Bool) {
+            throw problem(
+                .wrongType, shownFile, "\(networkKey) is \(Self.typeName(network)), not a boolean; write <true/> or remove it")
+        }
+        let networkClient = network as? Bool ?? false
         let key = ExtensionBundle.appGroupsEntitlement
         guard let value = entitlements[key] else {
             warnings.append(
                 "\(shownFile): no \(key), so the extension gets no app group containers; list the groups it shares with its app")
-            return (url, [])
+            return (url, [], networkClient)
         }
         guard let list = value as? [Any] else {
             throw problem(
@@ -300,7 +317,7 @@ private struct BundleReader {
             }
             if !groups.contains(group) { groups.append(group) }
         }
-        return (url, groups)
+        return (url, groups, networkClient)
     }
 
     // MARK: - Property lists

@@ -9,12 +9,26 @@ public struct ExtensionLaunch: Sendable, Hashable {
     public var directory: String
     /// The whole environment the process gets; nothing else is inherited.
     public var environment: [String: String]
+    /// The bundle is entitled to outgoing network connections (`com.apple.security.network.client`).
+    public var networkClient: Bool
 
-    public init(bundleID: String, executable: String, directory: String, environment: [String: String]) {
+    public init(
+        bundleID: String, executable: String, directory: String, environment: [String: String], networkClient: Bool = false
+    ) {
         self.bundleID = bundleID
         self.executable = executable
         self.directory = directory
         self.environment = environment
+        self.networkClient = networkClient
+    }
+
+    /// The entitled app groups and their containers, from `WIDGETHOST_APP_GROUPS`, in order.
+    public var appGroupContainers: [(group: String, container: String)] {
+        (environment["WIDGETHOST_APP_GROUPS"] ?? "").split(separator: ":").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            return (group: String(parts[0]), container: String(parts[1]))
+        }
     }
 
     /// The variables that survive from the host's own environment (DESIGN.md: the rest is cleared).
@@ -43,6 +57,6 @@ public struct ExtensionLaunch: Sendable, Hashable {
         environment.merge(extra) { _, extra in extra }
         self.init(
             bundleID: bundle.bundleID, executable: bundle.executable.path, directory: bundle.directory.path,
-            environment: environment)
+            environment: environment, networkClient: bundle.networkClient)
     }
 }

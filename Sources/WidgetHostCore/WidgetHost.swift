@@ -10,6 +10,8 @@ public struct WidgetHost: Sendable {
     public let configuration: HostConfiguration
     public internal(set) var catalog = Catalog()
     public internal(set) var host = HostRecord()
+    /// Live Activities (`Activities/`).
+    public internal(set) var activities = ActivityBook()
 
     var records: OrderedDictionary<WidgetID, WidgetRecord> = [:]
     var queues: [String: ExtensionQueue] = [:]
@@ -24,9 +26,14 @@ public struct WidgetHost: Sendable {
 
     /// Rebuilds the host from persisted state. Reloads that were running when the previous
     /// process stopped were already charged; they run again, uncharged, once the host starts.
-    public init(configuration: HostConfiguration = .default, restoring host: HostRecord, widgets: [WidgetRecord]) {
+    public init(
+        configuration: HostConfiguration = .default, restoring host: HostRecord, widgets: [WidgetRecord],
+        activities: ActivityBook = ActivityBook()
+    ) {
         self.configuration = configuration
         self.host = host
+        self.activities = activities
+        for id in activities.records.keys { scheduleActivityDeadline(id) }
         for var record in widgets.sorted(by: { $0.id < $1.id }) {
             if let running = record.running {
                 var retry = PendingReload(
@@ -84,6 +91,7 @@ public struct WidgetHost: Sendable {
             extensionReplied(id, reply_, footprintBytes: footprint, at: now)
         case .extensionFailed(let id, let failure): reply = nil; failInFlight(id, failure, at: now)
         case .footprintSampled(let id, let bytes): reply = nil; footprintSampled(id, bytes: bytes, at: now)
+        case .activity(let command): reply = .activity(handleActivity(command, at: now))
         }
         return HostStep(reply: reply, effects: step.finish())
     }
@@ -97,6 +105,7 @@ public struct WidgetHost: Sendable {
                 switch owner {
                 case .widget(let id): advance(id, at: now)
                 case .extension(let ext): extensionDeadline(ext, at: now)
+                case .activity(let id): activityDeadline(id, at: now)
                 }
             }
             due = deadlines.popDue(at: now)
@@ -110,14 +119,20 @@ struct StepCollector: Sendable {
     var changed: Set<WidgetID> = []
     var removed: Set<WidgetID> = []
     var hostChanged = false
+    var activitiesChanged: Set<String> = []
+    var activitiesRemoved: Set<String> = []
+    var activityHostChanged = false
 
     mutating func finish() -> [HostEffect] {
-        if !changed.isEmpty || !removed.isEmpty || hostChanged {
+        let activities = ActivityPersistScope(
+            changed: activitiesChanged.subtracting(activitiesRemoved).sorted(by: ActivityBook.order),
+            removed: activitiesRemoved.sorted(by: ActivityBook.order), host: activityHostChanged)
+        if !changed.isEmpty || !removed.isEmpty || hostChanged || !activities.isEmpty {
             effects.append(
                 .persist(
                     PersistScope(
                         changed: changed.subtracting(removed).sorted(), removed: removed.sorted(),
-                        host: hostChanged)))
+                        host: hostChanged, activities: activities)))
         }
         return effects
     }

@@ -7,6 +7,8 @@ public final class InMemoryStateStore: StateStore {
     private struct Contents {
         var host: HostRecord?
         var widgets: [WidgetID: WidgetRecord] = [:]
+        var activityHost: ActivityHostRecord?
+        var activities: [String: ActivityRecord] = [:]
         var writes = 0
         var failure: StateError?
     }
@@ -18,25 +20,34 @@ public final class InMemoryStateStore: StateStore {
         if let initial {
             contents.host = initial.host
             for record in initial.widgets { contents.widgets[record.id] = record }
+            contents.activityHost = initial.activities.host
+            for record in initial.activities.all { contents.activities[record.id] = record }
         }
         self.contents = Mutex(contents)
     }
 
     public func load() throws(StateError) -> PersistedState? {
         contents.withLock { contents in
-            if contents.host == nil && contents.widgets.isEmpty { return nil }
+            if contents.host == nil && contents.widgets.isEmpty && contents.activityHost == nil { return nil }
             return PersistedState(
                 host: contents.host ?? HostRecord(),
-                widgets: contents.widgets.values.sorted { $0.id < $1.id })
+                widgets: contents.widgets.values.sorted { $0.id < $1.id },
+                activities: ActivityBook(
+                    host: contents.activityHost ?? ActivityHostRecord(), activities: Array(contents.activities.values)))
         }
     }
 
-    public func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID]) throws(StateError) {
+    public func write(
+        host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID], activities: ActivityChanges
+    ) throws(StateError) {
         try contents.withLock { (contents: inout Contents) throws(StateError) in
             if let failure = contents.failure { throw failure }
             if let host { contents.host = host }
             for record in changed { contents.widgets[record.id] = record }
             for id in removed { contents.widgets[id] = nil }
+            if let activityHost = activities.host { contents.activityHost = activityHost }
+            for record in activities.changed { contents.activities[record.id] = record }
+            for id in activities.removed { contents.activities[id] = nil }
             contents.writes += 1
         }
     }

@@ -10,9 +10,27 @@ public protocol StateStore: Sendable {
     func load() throws(StateError) -> PersistedState?
 
     /// Writes one core step in one transaction: the host record if it changed (nil: leave
-    /// it), the records that changed, and the ids of removed widgets. Either all of it is
-    /// stored or, when this throws, none of it.
-    func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID]) throws(StateError)
+    /// it), the records that changed, the ids of removed widgets, and what changed among
+    /// Live Activities. Either all of it is stored or, when this throws, none of it.
+    func write(
+        host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID], activities: ActivityChanges
+    ) throws(StateError)
+}
+
+/// What one core step changed among Live Activities.
+public struct ActivityChanges: Sendable, Hashable {
+    /// The shared record (id counter, push-to-start ledgers) if it changed.
+    public var host: ActivityHostRecord?
+    public var changed: [ActivityRecord]
+    public var removed: [String]
+
+    public init(host: ActivityHostRecord? = nil, changed: [ActivityRecord] = [], removed: [String] = []) {
+        self.host = host
+        self.changed = changed
+        self.removed = removed
+    }
+
+    public static let none = ActivityChanges()
 }
 
 /// What `StateStore.load()` returns: enough for `WidgetHost(configuration:restoring:widgets:)`.
@@ -20,10 +38,13 @@ public struct PersistedState: Sendable, Hashable {
     public var host: HostRecord
     /// Sorted by id.
     public var widgets: [WidgetRecord]
+    /// Live Activities and what they share.
+    public var activities: ActivityBook
 
-    public init(host: HostRecord, widgets: [WidgetRecord]) {
+    public init(host: HostRecord, widgets: [WidgetRecord], activities: ActivityBook = ActivityBook()) {
         self.host = host
         self.widgets = widgets
+        self.activities = activities
     }
 }
 
@@ -34,6 +55,15 @@ extension StateStore {
         try write(
             host: scope.host ? host.host : nil,
             changed: scope.changed.compactMap { host.record(of: $0) },
-            removed: scope.removed)
+            removed: scope.removed,
+            activities: ActivityChanges(
+                host: scope.activities.host ? host.activities.host : nil,
+                changed: scope.activities.changed.compactMap { host.activities[$0] },
+                removed: scope.activities.removed))
+    }
+
+    /// A step that changed no Live Activity.
+    public func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID]) throws(StateError) {
+        try write(host: host, changed: changed, removed: removed, activities: .none)
     }
 }

@@ -80,10 +80,18 @@ final class RealDaemon: @unchecked Sendable {
     static func writeFixture(_ name: String, into plugins: String) throws {
         let bundle = plugins + "/\(name).appex"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        try "#!/bin/sh\nexec python3 \(fixtureScript) \"$@\"\n".write(
+        // The extension's code lives in its bundle: the sandbox lets it read nothing outside.
+        try FileManager.default.copyItem(atPath: Self.fixtureScript, toPath: "\(bundle)/extension.py")
+        try "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/extension.py\" \"$@\"\n".write(
             toFile: bundle + "/\(name)", atomically: true, encoding: .utf8)
         chmod(bundle + "/\(name)", 0o755)
         _ = FileManager.default.createFile(atPath: bundle + "/.log-requests", contents: nil)
+        // requests.log goes to this group's container (groups/GROUP/requests.log).
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>com.apple.security.application-groups</key>
+            <array><string>group.com.fixture.\(name.lowercased())</string></array></dict></plist>
+            """.write(toFile: bundle + "/\(name).entitlements", atomically: true, encoding: .utf8)
         try plist(bundleID: "com.fixture.\(name.lowercased()).widget", executable: name).write(
             toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
     }

@@ -20,7 +20,7 @@ struct RestartTests {
     }
 
     private func requestLog(_ daemon: RealDaemon, _ name: String) -> [String] {
-        let text = (try? String(contentsOfFile: daemon.directory + "/plugins/\(name).appex/requests.log", encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOfFile: daemon.directory + "/groups/group.com.fixture.\(name.lowercased())/requests.log", encoding: .utf8)) ?? ""
         return text.split(separator: "\n").map(String.init)
     }
 

@@ -27,6 +27,19 @@ struct ExtensionBundleTests {
         #expect(bundle.warnings.isEmpty)
     }
 
+    @Test("The frequent-updates entitlement set to true raises the app's push budget; absent or false does not")
+    func frequentPushUpdates() throws {
+        var granted = BundleFixture.entitlements
+        granted["com.apple.developer.activity-push-notification-frequent-updates"] = true
+        let bundle = try ExtensionBundle.load(at: try fixture.bundle(entitlements: granted))
+        #expect(bundle.frequentPushUpdates)
+        #expect(bundle.descriptor(widgets: []).frequentPushUpdates)
+        var denied = BundleFixture.entitlements
+        denied["com.apple.developer.activity-push-notification-frequent-updates"] = false
+        #expect(!(try ExtensionBundle.load(at: try fixture.bundle("Other.appex", entitlements: denied)).frequentPushUpdates))
+        #expect(!(try ExtensionBundle.load(at: try fixture.bundle("Plain.appex")).frequentPushUpdates))
+    }
+
     @Test(
         "The app id is the bundle id minus its last component",
         arguments: [

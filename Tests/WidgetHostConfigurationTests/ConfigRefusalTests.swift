@@ -64,15 +64,15 @@ struct ConfigRefusalTests {
                 kind: .unknownKey),
             Refusal(
                 text: "[limits]\nmax-entries = 40",
-                expected: "config/widgethost.toml:2: unknown key limits.max-entries; did you mean limits.max_entries? Known keys in [limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, cgroup",
+                expected: "config/widgethost.toml:2: unknown key limits.max-entries; did you mean limits.max_entries? Known keys in [limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, sandbox, processes, open_files, cgroup",
                 kind: .unknownKey),
             Refusal(
                 text: "\n[budgets]\nmin = 40",
-                expected: "config/widgethost.toml:2: unknown table budgets; did you mean [budget]? Known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension",
+                expected: "config/widgethost.toml:2: unknown table budgets; did you mean [budget]? Known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension, activities",
                 kind: .unknownKey),
             Refusal(
                 text: "verbose = true",
-                expected: "config/widgethost.toml:1: unknown key verbose; known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension",
+                expected: "config/widgethost.toml:1: unknown key verbose; known tables: socket, state, plugins, app_groups, control, log, dashboard, budget, policy, limits, backoff, extension, activities",
                 kind: .unknownKey),
             // Types.
             Refusal(
@@ -238,6 +238,14 @@ struct ConfigRefusalTests {
                 text: "[limits]\ncgroup = \"on\"",
                 expected: "config/widgethost.toml:2: limits.cgroup = \"on\" is not a cgroup mode; use \"auto\" (a cgroup with memory.max per extension where a delegated cgroup v2 subtree allows it) or \"off\" (polling only)",
                 kind: .invalidValue),
+            Refusal(
+                text: "[limits]\nsandbox = \"on\"",
+                expected: "config/widgethost.toml:2: limits.sandbox = \"on\" is not a sandbox mode; use \"auto\" (every rule the kernel supports), \"required\" (refuse to start an extension when a rule cannot be applied) or \"off\" (no sandbox, for debugging)",
+                kind: .invalidValue),
+            Refusal(
+                text: "[limits]\nopen_files = 3",
+                expected: "config/widgethost.toml:2: limits.open_files = 3 is below 16; set it to at least 16 (the default is 256)",
+                kind: .outOfRange),
             Refusal(
                 text: "[log]\nlevel = \"verbose\"",
                 expected: "config/widgethost.toml:2: log.level = \"verbose\" is not a log level; use one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\"",

@@ -52,6 +52,9 @@ struct ConfigTests {
         #expect(configuration.control.maxLineBytes == 1024 * 1024)
         #expect(configuration.control.idleTimeout == 60)
         #expect(configuration.cgroup == .auto)
+        #expect(configuration.host.limits.sandbox == .auto)
+        #expect(configuration.host.limits.processes == 32)
+        #expect(configuration.host.limits.openFiles == 256)
         #expect(configuration.logLevel == .info)
         #expect(configuration.dashboard.listen == nil)
         #expect(configuration.host == HostConfiguration())
@@ -122,6 +125,9 @@ struct ConfigTests {
             placeholder_timeout = "250ms"
             memory = "8MiB"
             memory_sample_interval = 0.02
+            sandbox = "required"
+            processes = 8
+            open_files = 64
             cgroup = "off"
             [backoff]
             initial = 10
@@ -158,6 +164,9 @@ struct ConfigTests {
         #expect(host.limits.memory == 8 * 1024 * 1024)
         #expect(host.limits.memorySampleInterval == 0.02)
         #expect(configuration.cgroup == .off)
+        #expect(host.limits.sandbox == .required)
+        #expect(host.limits.processes == 8)
+        #expect(host.limits.openFiles == 64)
         #expect(host.backoff.initial == 10)
         #expect(host.backoff.maximum == 40)
         #expect(host.extensionLifecycle.idleTimeout == 120)
@@ -268,11 +277,11 @@ struct ConfigTests {
             ),
             (
                 "[host]\nsocket.path = \"/x\"",
-                "day.toml:2: unknown table host.socket; known tables: budget, policy, limits, backoff, extension"
+                "day.toml:2: unknown table host.socket; known tables: budget, policy, limits, backoff, extension, activities"
             ),
             (
                 "[host]\nlimits.cgroup = \"off\"",
-                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval"
+                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, sandbox, processes, open_files"
             ),
         ])
     func hostRuleRefusals(text: String, expected: String) throws {

@@ -92,7 +92,9 @@ struct CgroupDaemonTests {
         let directory = fake.root
         let bundle = "\(directory)/plugins/Sleeper.appex"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        let wrapper = "#!/bin/sh\nexport WIDGETHOST_FIXTURE_GOOD_FIRST=1\nexec python3 \(fixtureScript) \"$@\"\n"
+        // The extension's code lives in its bundle: the sandbox lets it read nothing outside.
+        try FileManager.default.copyItem(atPath: fixtureScript, toPath: "\(bundle)/extension.py")
+        let wrapper = "#!/bin/sh\nexport WIDGETHOST_FIXTURE_GOOD_FIRST=1\nexec python3 \"$(dirname \"$0\")/extension.py\" \"$@\"\n"
         try wrapper.write(toFile: "\(bundle)/Sleeper", atomically: true, encoding: .utf8)
         chmod("\(bundle)/Sleeper", 0o755)
         let plugin = ExtensionBundle(

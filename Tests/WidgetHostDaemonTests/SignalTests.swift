@@ -137,7 +137,9 @@ final class SpawnedDaemon {
     private static func writeBundle(_ name: String, into plugins: String) throws {
         let bundle = "\(plugins)/\(name).appex"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        try "#!/bin/sh\nexec python3 \(fixtureScript) \"$@\"\n".write(
+        // The extension's code lives in its bundle: the sandbox lets it read nothing outside.
+        try FileManager.default.copyItem(atPath: fixtureScript, toPath: "\(bundle)/extension.py")
+        try "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/extension.py\" \"$@\"\n".write(
             toFile: "\(bundle)/\(name)", atomically: true, encoding: .utf8)
         chmod("\(bundle)/\(name)", 0o755)
         try """

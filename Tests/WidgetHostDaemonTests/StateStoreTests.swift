@@ -181,7 +181,7 @@ struct StateStoreTests {
         try store.write(host: hostRecord(), changed: [richRecord(1), richRecord(2), richRecord(3)], removed: [])
         let path = store.path
         #expect(try sqlite3(path, "PRAGMA journal_mode") == "wal")
-        #expect(try sqlite3(path, "PRAGMA user_version") == "1")
+        #expect(try sqlite3(path, "PRAGMA user_version") == "2")
         #expect(try sqlite3(path, "SELECT count(*) FROM ledger") == "6")
         #expect(
             try sqlite3(path, "SELECT started_at FROM ledger WHERE widget_id = 'w2' ORDER BY started_at")
@@ -234,7 +234,7 @@ struct StateStoreTests {
         } throws: { error in
             guard let error = error as? StateError else { return false }
             let text = error.description
-            return error == .newerSchema(path: scratch.stateFile, found: 7, supported: 1)
+            return error == .newerSchema(path: scratch.stateFile, found: 7, supported: 2)
                 && text.contains("Upgrade widgethost")
                 && text.contains("mkdir \(scratch.path)/widgethost.newer && mv \(scratch.stateFile)* \(scratch.path)/widgethost.newer/")
         }
@@ -347,7 +347,7 @@ struct StateStoreTests {
         let before = bytes(scratch.stateFile)
         let check = SQLiteStateStore.check(directory: scratch.path)
         #expect(check.healthy)
-        #expect(check.text.contains("schema version: 1 (this widgethostd knows up to 1)"))
+        #expect(check.text.contains("schema version: 2 (this widgethostd knows up to 2)"))
         #expect(check.text.contains("integrity_check: ok"))
         #expect(check.text.contains("rows: host 1, widgets 2, ledger 3"))
         #expect(check.text.contains("the ledger table matches every record's ledger"))
@@ -363,7 +363,7 @@ struct StateStoreTests {
         _ = try sqlite3(scratch.stateFile, "PRAGMA user_version = 3")
         let check = SQLiteStateStore.check(directory: scratch.path)
         #expect(!check.healthy)
-        #expect(check.text.contains("schema version: 3 (this widgethostd knows up to 1)"))
+        #expect(check.text.contains("schema version: 3 (this widgethostd knows up to 2)"))
         #expect(check.text.contains("Upgrade widgethost"))
     }
 

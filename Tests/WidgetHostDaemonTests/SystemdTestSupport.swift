@@ -182,7 +182,9 @@ final class SystemdDaemonFixture: @unchecked Sendable {
         directory = try makeShortTemporaryDirectory()
         let bundle = "\(directory)/plugins/WellBehaved.appex"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        try "#!/bin/sh\nexec python3 \(fixtureScript) \"$@\"\n".write(
+        // The extension's code lives in its bundle: the sandbox lets it read nothing outside.
+        try FileManager.default.copyItem(atPath: fixtureScript, toPath: "\(bundle)/extension.py")
+        try "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/extension.py\" \"$@\"\n".write(
             toFile: "\(bundle)/WellBehaved", atomically: true, encoding: .utf8)
         chmod("\(bundle)/WellBehaved", 0o755)
         let found = [

@@ -105,6 +105,34 @@ struct HostNoticeWireTests {
             #"{"at":"2026-02-15T08:00:00Z","detail":"idle for 30s","extension":"com.birthdayreminders.widget","#
                 + #""type":"extensionStopped"}"#
         ),
+        (
+            .activity(ActivityNotice(event: .requested, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .app, state: .active, detail: "requested")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"requested","event":"requested","source":"app","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"requested","extension":"com.example.pizza","type":"activityRequested"}"#
+        ),
+        (
+            .activity(ActivityNotice(event: .updated, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .app, state: .active, detail: "updated")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"updated","event":"updated","source":"app","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"updated","extension":"com.example.pizza","type":"activityUpdated"}"#
+        ),
+        (
+            .activity(ActivityNotice(event: .throttled, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .push10, state: .active, detail: "dropped", budget: PushBudgetUsage(used: 10, limit: 10, frequentUpdates: false), until: t0 + 3600)),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","budget":{"frequentUpdates":false,"limit":10,"used":10},"detail":"dropped","event":"throttled","source":"push10","state":"active","until":"2026-02-15T09:00:00Z"},"at":"2026-02-15T08:00:00Z","detail":"dropped","extension":"com.example.pizza","type":"activityThrottled","until":"2026-02-15T09:00:00Z"}"#
+        ),
+        (
+            .activity(ActivityNotice(event: .stale, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .app, state: .active, detail: "stale")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"stale","event":"stale","source":"app","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"stale","extension":"com.example.pizza","type":"activityStale"}"#
+        ),
+        (
+            .activity(ActivityNotice(event: .ended, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .app, state: .active, detail: "ended")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"ended","event":"ended","source":"app","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"ended","extension":"com.example.pizza","type":"activityEnded"}"#
+        ),
+        (
+            .activity(ActivityNotice(event: .dismissed, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .app, state: .active, detail: "dismissed")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"dismissed","event":"dismissed","source":"app","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"dismissed","extension":"com.example.pizza","type":"activityDismissed"}"#
+        ),
+        (
+            .activity(ActivityNotice(event: .refused, at: t0, activityId: nil, app: "com.example.pizza", attributesType: nil, source: .push10, state: nil, detail: "no such token", reason: "BadDeviceToken")),
+            #"{"activity":{"app":"com.example.pizza","at":"2026-02-15T08:00:00Z","detail":"no such token","event":"refused","reason":"BadDeviceToken","source":"push10"},"at":"2026-02-15T08:00:00Z","detail":"no such token","extension":"com.example.pizza","type":"activityRefused"}"#
+        ),
     ]
 
     @Test("Every notice is the flat object it always was, and reads back", arguments: cases)

@@ -25,9 +25,9 @@ struct FakeTimeTests {
 
     @Test("Following a file the virtual clock rewrites, re-read on every call")
     func following() {
-        let environment = FakeTime.environment(.following(timestampFile: "/state/virtual-clock.faketime"), library: "/l.so")
+        let environment = FakeTime.environment(.following(timestampFile: "/state/virtual-clock/faketime"), library: "/l.so")
         #expect(environment == [
-            "LD_PRELOAD": "/l.so", "FAKETIME_TIMESTAMP_FILE": "/state/virtual-clock.faketime", "FAKETIME_NO_CACHE": "1",
+            "LD_PRELOAD": "/l.so", "FAKETIME_TIMESTAMP_FILE": "/state/virtual-clock/faketime", "FAKETIME_NO_CACHE": "1",
         ])
     }
 

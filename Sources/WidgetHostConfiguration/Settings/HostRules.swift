@@ -59,6 +59,21 @@ enum HostRules {
             SettingsField("memory_sample_interval") { host, value, key, context throws(ConfigError) in
                 host.limits.memorySampleInterval = try context.values.duration(value, key, zero: false, default: 0.05)
             },
+            SettingsField("sandbox") { host, value, key, context throws(ConfigError) in
+                let text = try context.values.string(value, key, example: "\"auto\"")
+                guard let mode = SandboxMode(rawValue: text) else {
+                    throw context.values.error(
+                        .invalidValue, value,
+                        "\(key) = \(value.tomlText) is not a sandbox mode; use \"auto\" (every rule the kernel supports), \"required\" (refuse to start an extension when a rule cannot be applied) or \"off\" (no sandbox, for debugging)")
+                }
+                host.limits.sandbox = mode
+            },
+            SettingsField("processes") { host, value, key, context throws(ConfigError) in
+                host.limits.processes = try context.values.integer(value, key, atLeast: 1, default: 32)
+            },
+            SettingsField("open_files") { host, value, key, context throws(ConfigError) in
+                host.limits.openFiles = try context.values.integer(value, key, atLeast: 16, default: 256)
+            },
         ]),
         SettingsSection(name: "backoff", fields: [
             SettingsField("initial") { host, value, key, context throws(ConfigError) in
@@ -72,6 +87,38 @@ enum HostRules {
             SettingsField("idle_timeout") { host, value, key, context throws(ConfigError) in
                 host.extensionLifecycle.idleTimeout = try context.values.duration(value, key, zero: true, default: 30)
             }
+        ]),
+        SettingsSection(name: "activities", fields: [
+            SettingsField("enabled") { host, value, key, context throws(ConfigError) in
+                host.activities.enabled = try context.values.boolean(value, key)
+            },
+            SettingsField("max_payload_bytes") { host, value, key, context throws(ConfigError) in
+                host.activities.maxPayloadBytes = try context.values.size(value, key, default: 4096)
+            },
+            SettingsField("max_per_app") { host, value, key, context throws(ConfigError) in
+                host.activities.maxPerApp = try context.values.integer(value, key, atLeast: 1, default: 3)
+            },
+            SettingsField("max_active") { host, value, key, context throws(ConfigError) in
+                host.activities.maxActive = try context.values.duration(value, key, zero: false, default: 8 * 3600)
+            },
+            SettingsField("max_lock_screen") { host, value, key, context throws(ConfigError) in
+                host.activities.maxLockScreen = try context.values.duration(value, key, zero: true, default: 4 * 3600)
+            },
+            SettingsField("push_budget") { host, value, key, context throws(ConfigError) in
+                host.activities.pushBudget = try context.values.integer(value, key, atLeast: 1, default: 10)
+            },
+            SettingsField("push_budget_frequent") { host, value, key, context throws(ConfigError) in
+                host.activities.frequentPushBudget = try context.values.integer(value, key, atLeast: 1, default: 60)
+            },
+            SettingsField("push_window") { host, value, key, context throws(ConfigError) in
+                host.activities.pushWindow = try context.values.duration(value, key, zero: false, default: 3600)
+            },
+            SettingsField("push_to_start_budget") { host, value, key, context throws(ConfigError) in
+                host.activities.pushToStartBudget = try context.values.integer(value, key, atLeast: 1, default: 5)
+            },
+            SettingsField("keep_dismissed") { host, value, key, context throws(ConfigError) in
+                host.activities.keepDismissed = try context.values.duration(value, key, zero: true, default: 24 * 3600)
+            },
         ]),
     ]
 
@@ -121,6 +168,11 @@ enum HostRules {
             "backoff.initial", host.backoff.initial, defaults.backoff.initial,
             "backoff.maximum", host.backoff.maximum, defaults.backoff.maximum,
             written: written, context: context, format: { ConfigValue.quoted(DurationText.format($0)) })
+        try ordered(
+            "activities.push_budget", Double(host.activities.pushBudget), Double(defaults.activities.pushBudget),
+            "activities.push_budget_frequent", Double(host.activities.frequentPushBudget),
+            Double(defaults.activities.frequentPushBudget),
+            written: written, context: context, format: { String(Int($0)) })
     }
 
     private static func ordered(

@@ -8,6 +8,8 @@ public struct HostConfiguration: Sendable, Hashable, Codable {
     public var limits = ExtensionLimits()
     public var backoff = BackoffRules()
     public var extensionLifecycle = ExtensionLifecycle()
+    /// `[activities]`: Live Activities and pushes.
+    public var activities = ActivityRules()
     /// How many diagnostics each widget keeps for `status`.
     public var diagnosticsKept = 20
 
@@ -61,7 +63,24 @@ public struct ExtensionLimits: Sendable, Hashable, Codable {
     public var memory = 30 * 1024 * 1024
     /// How often the shell samples footprint while a request runs.
     public var memorySampleInterval: TimeInterval = 0.05
+    /// How each extension process is confined (docs/security.md).
+    public var sandbox = SandboxMode.auto
+    /// Tasks (processes and threads) an extension may add: `RLIMIT_NPROC` over what its user
+    /// has when it starts, or `pids.max` in its own cgroup.
+    public var processes = 32
+    /// Descriptors an extension may hold open (`RLIMIT_NOFILE`; iOS gives an app 256).
+    public var openFiles = 256
     public init() {}
+}
+
+/// `limits.sandbox`.
+public enum SandboxMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Every rule the kernel supports; what is missing is logged once, at start.
+    case auto
+    /// Refuse to start an extension when a rule cannot be applied, naming the rule.
+    case required
+    /// No sandbox: extensions run with the host's reach (for debugging only).
+    case off
 }
 
 public struct BackoffRules: Sendable, Hashable, Codable {

@@ -44,10 +44,16 @@ public struct PersistScope: Sendable, Hashable {
     public var removed: [WidgetID]
     /// The host-wide record (boot id, id counter) changed.
     public var host: Bool
+    /// The Live Activities that changed.
+    public var activities: ActivityPersistScope
 
-    public init(changed: [WidgetID], removed: [WidgetID], host: Bool) {
+    public init(
+        changed: [WidgetID], removed: [WidgetID], host: Bool,
+        activities: ActivityPersistScope = ActivityPersistScope(changed: [], removed: [], host: false)
+    ) {
         self.changed = changed
         self.removed = removed
         self.host = host
+        self.activities = activities
     }
 }

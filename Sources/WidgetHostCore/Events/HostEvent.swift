@@ -20,6 +20,8 @@ public enum HostEvent: Sendable, Hashable {
     case reloadRequested(ReloadRequest)
     case viewRecorded(WidgetID)
     case snapshotRequested(WidgetID, isPreview: Bool)
+    /// A Live Activity request, update or end from an app, or a simulated push (`Activities/`).
+    case activity(ActivityCommand)
 
     // What an extension did with a request.
     case extensionReplied(RequestID, ExtensionReply, footprintBytes: Int?)

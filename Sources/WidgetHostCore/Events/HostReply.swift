@@ -8,6 +8,8 @@ public enum HostReply: Sendable, Hashable {
     case viewRecorded(BudgetStatus)
     case snapshotRequested(RequestID)
     case refused(HostError)
+    /// The answer to an `activity` event.
+    case activity(ActivityReply)
 }
 
 /// A command the host refuses, with a sentence that says what to do instead.

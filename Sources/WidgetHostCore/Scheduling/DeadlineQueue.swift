@@ -6,6 +6,8 @@ import HeapModule
 public enum DeadlineOwner: Sendable, Hashable, Comparable {
     case widget(WidgetID)
     case `extension`(String)
+    /// A Live Activity's next stale date, 8-hour end or dismissal.
+    case activity(String)
 }
 
 /// One deadline per owner, earliest first. Rescheduling pushes a new heap item and leaves

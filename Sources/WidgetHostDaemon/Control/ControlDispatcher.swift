@@ -82,6 +82,9 @@ struct ControlDispatcher {
                             message: "advancing the clock needs root, the daemon's own user or a group in control.admin_groups"))
                 }
                 return .later(try runtime.advanceClock(params).flatMapThrowing { try JSONValue(encoding: $0) })
+            case .activityRequest, .activityUpdate, .activityEnd, .activityList, .activityGet, .activityPushToStartToken,
+                .pushActivity, .pushWidget, .pushTokens:
+                return try dispatchActivity(method, params: params, peer: peer)
             }
         } catch let error as JSONRPCError {
             return .error(error)
@@ -90,7 +93,7 @@ struct ControlDispatcher {
         }
     }
 
-    private func reply(_ reply: HostReply?) -> Outcome {
+    func reply(_ reply: HostReply?) -> Outcome {
         do {
             switch reply {
             case .reload(let result)?: return .result(try JSONValue(encoding: result))
@@ -99,6 +102,7 @@ struct ControlDispatcher {
             case .viewRecorded(let budget)?: return .result(try JSONValue(encoding: budget))
             case .snapshotRequested(let id)?: return .result(.object(["request": .integer(id.value)]))
             case .refused(let error)?: return .error(refusal(error))
+            case .activity(let reply)?: return activityOutcome(reply)
             case nil: return .result(.null)
             }
         } catch {
@@ -120,7 +124,7 @@ struct ControlDispatcher {
         JSONRPCError(code: JSONRPCError.requestRefusedCode, message: error.description)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T {
+    func decode<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T {
         guard let params else {
             throw JSONRPCError.invalidParams("\(method) needs params (an object); see docs/protocol.md")
         }
@@ -129,7 +133,7 @@ struct ControlDispatcher {
         }
     }
 
-    private func decodeOptional<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T? {
+    func decodeOptional<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T? {
         guard let params, params != .object([:]) else { return nil }
         return try decode(type, from: params, method: method)
     }
@@ -140,7 +144,7 @@ struct ControlDispatcher {
     }
 
     /// `control.app_uids` pins an app id to the uids allowed to claim it.
-    private func appClaimError(_ app: String?, peer: Peer?) -> JSONRPCError? {
+    func appClaimError(_ app: String?, peer: Peer?) -> JSONRPCError? {
         guard let app, let allowed = settings.appUIDs[app] else { return nil }
         if let peer, allowed.contains(peer.uid) || peer.uid == 0 { return nil }
         return JSONRPCError(

@@ -16,8 +16,8 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     let limits: ExtensionLimits
     let logger: Logger
     let processTable: ProcessTable
-    /// Every extension process starts here (issue 17's sandbox goes into its confinement).
-    var spawner = ProcessSpawner()
+    /// Every extension process starts here, inside the sandbox `limits.sandbox` asks for.
+    var spawner: ProcessSpawner
     /// Called with every event for the core (on the loop).
     var report: (HostEvent) -> Void = { _ in }
     /// A cgroup per process (`limits.cgroup = auto` where delegation allows it), or nil.
@@ -31,6 +31,7 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         self.limits = limits
         self.logger = logger
         self.processTable = ProcessTable(eventLoop: eventLoop)
+        self.spawner = .sandboxed(limits)
     }
 
     /// Bundles that can be started, by bundle id (after a scan).

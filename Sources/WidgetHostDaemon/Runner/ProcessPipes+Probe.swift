@@ -33,7 +33,11 @@ extension ProcessPipes {
                 finish(InitializeProbe.widgets(answer.mapError { .failed($0) }))
             }
         } catch {
-            return eventLoop.makeSucceededFuture(.failure(.notStarted(error.description)))
+            // The promise must be completed either way (NIO traps on a leaked promise), now that
+            // a spawn can fail after posix_spawn itself succeeded (the sandbox's failed execve).
+            answered = true
+            promise.succeed(.failure(.notStarted(error.description)))
+            return promise.futureResult
         }
         let timeout = TimeAmount.nanoseconds(Int64(InitializeProbe.timeout * 1_000_000_000))
         deadline = eventLoop.assumeIsolated().scheduleTask(in: timeout) {

@@ -86,11 +86,14 @@ public final class Daemon: @unchecked Sendable {
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let host =
-            state.map { WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets) }
+            state.map {
+                WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets, activities: $0.activities)
+            }
             ?? WidgetHost(configuration: options.host)
         runtime = HostRuntime(host: host, clock: clock, store: store, eventLoop: loop, logger: logger)
         runtime.supervisor.cgroups = ExtensionCgroups.make(
             mode: options.cgroup, memoryLimit: options.host.limits.memory, eventLoop: loop, logger: logger)
+        Self.announceSandbox(options.host.limits, logger: logger)
         stopped = loop.makePromise()
         systemd = SystemdService(logger: logger)
         if let state {
@@ -102,7 +105,11 @@ public final class Daemon: @unchecked Sendable {
     public static func make(options: DaemonOptions, store: any StateStore, logger: Logger) throws(StateError) -> Daemon {
         let clock: any HostClock =
             options.virtualClockStart.map {
-                VirtualClock(start: $0, timestampFile: options.statePath + "/virtual-clock.faketime")
+                // A directory of its own: the sandbox grants extensions this directory (the file
+                // is replaced by rename at each jump), not the state directory with the database.
+                let directory = options.statePath + "/virtual-clock"
+                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                return VirtualClock(start: $0, timestampFile: directory + "/faketime")
             } ?? WallClock()
         return try Daemon(
             options: options, store: store, clock: clock, logger: logger,

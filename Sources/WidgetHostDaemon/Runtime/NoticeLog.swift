@@ -46,6 +46,12 @@ enum NoticeLog {
             return (.notice, "widget removed", metadata)
         case .snapshotReceived:
             return (.debug, "snapshot received", metadata)
+        case .activity(let activity):
+            metadata["APP"] = "\(activity.app)"
+            if let id = activity.activityId { metadata["ACTIVITY_ID"] = "\(id)" }
+            if let reason = activity.reason { metadata["OUTCOME"] = "\(reason)" }
+            let level: Logger.Level = activity.event == .refused || activity.event == .throttled ? .notice : .info
+            return (level, "live activity \(activity.event.rawValue): \(activity.detail)", metadata)
         }
     }
 }

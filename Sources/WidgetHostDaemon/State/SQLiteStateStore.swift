@@ -46,19 +46,23 @@ public final class SQLiteStateStore: StateStore {
     }
 
     public func load() throws(StateError) -> PersistedState? {
-        let rows: (host: String?, widgets: [(id: String, json: String)])
+        let rows: (host: String?, widgets: [(id: String, json: String)], activityHost: String?, activities: [(id: String, json: String)])
         do {
             rows = try queue.read { db in
                 let host = try String.fetchOne(db, sql: "SELECT record FROM host WHERE id = 1")
                 let widgets = try Row.fetchAll(db, sql: "SELECT id, record FROM widgets").map {
                     (id: $0["id"] as String, json: $0["record"] as String)
                 }
-                return (host, widgets)
+                let activityHost = try String.fetchOne(db, sql: "SELECT record FROM activity_host WHERE id = 1")
+                let activities = try Row.fetchAll(db, sql: "SELECT id, record FROM activities").map {
+                    (id: $0["id"] as String, json: $0["record"] as String)
+                }
+                return (host, widgets, activityHost, activities)
             }
         } catch {
             throw .unreadable(path: path, sqliteMessage: StateFileProbe.message(of: error))
         }
-        if rows.host == nil && rows.widgets.isEmpty { return nil }
+        if rows.host == nil && rows.widgets.isEmpty && rows.activityHost == nil { return nil }
         var host = HostRecord()
         if let json = rows.host {
             do { host = try WireCoding.decode(HostRecord.self, from: Data(json.utf8)) } catch {
@@ -71,14 +75,36 @@ public final class SQLiteStateStore: StateStore {
                 throw .unreadable(path: path, sqliteMessage: "widgets.record of \(row.id) does not decode: \(error)")
             }
         }
-        return PersistedState(host: host, widgets: widgets.sorted { $0.id < $1.id })
+        var activityHost = ActivityHostRecord()
+        if let json = rows.activityHost {
+            do { activityHost = try WireCoding.decode(ActivityHostRecord.self, from: Data(json.utf8)) } catch {
+                throw .unreadable(path: path, sqliteMessage: "activity_host.record does not decode: \(error)")
+            }
+        }
+        var activities: [ActivityRecord] = []
+        for row in rows.activities {
+            do { activities.append(try WireCoding.decode(ActivityRecord.self, from: Data(row.json.utf8))) } catch {
+                throw .unreadable(path: path, sqliteMessage: "activities.record of \(row.id) does not decode: \(error)")
+            }
+        }
+        return PersistedState(
+            host: host, widgets: widgets.sorted { $0.id < $1.id },
+            activities: ActivityBook(host: activityHost, activities: activities))
     }
 
-    public func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID]) throws(StateError) {
+    public func write(
+        host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID], activities: ActivityChanges
+    ) throws(StateError) {
         // Encode first, so that the transaction only runs SQL.
         let hostJSON = try host.map { record throws(StateError) in try Self.json(record, of: "host") }
         let rows = try changed.map { record throws(StateError) in
             (record: record, json: try Self.json(record, of: record.id.rawValue))
+        }
+        let activityHostJSON = try activities.host.map { record throws(StateError) in
+            try Self.json(record, of: "activity_host")
+        }
+        let activityRows = try activities.changed.map { record throws(StateError) in
+            (record: record, json: try Self.json(record, of: record.id))
         }
         do {
             try queue.write { db in
@@ -119,9 +145,45 @@ public final class SQLiteStateStore: StateStore {
                     try clearLedger.execute(arguments: [id.rawValue])
                     try remove.execute(arguments: [id.rawValue])
                 }
+                try Self.writeActivities(db, host: activities.host, hostJSON: activityHostJSON, rows: activityRows, removed: activities.removed)
             }
         } catch {
             throw .writeFailed(path: path, sqliteMessage: StateFileProbe.message(of: error))
+        }
+    }
+
+    private static func writeActivities(
+        _ db: Database, host: ActivityHostRecord?, hostJSON: String?, rows: [(record: ActivityRecord, json: String)],
+        removed: [String]
+    ) throws {
+        if let host, let hostJSON {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO activity_host (id, next_activity_number, record) VALUES (1, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET next_activity_number = excluded.next_activity_number,
+                        record = excluded.record
+                    """
+            ).execute(arguments: [host.nextActivityNumber, hostJSON])
+        }
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO activities (id, app, attributes_type, state, started_at, record) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET app = excluded.app, attributes_type = excluded.attributes_type,
+                    state = excluded.state, started_at = excluded.started_at, record = excluded.record
+                """)
+        let clearPushes = try db.cachedStatement(sql: "DELETE FROM activity_pushes WHERE activity_id = ?")
+        let addPush = try db.cachedStatement(sql: "INSERT INTO activity_pushes (activity_id, delivered_at) VALUES (?, ?)")
+        for (record, json) in rows {
+            try upsert.execute(arguments: [
+                record.id, record.app, record.attributesType, record.state.rawValue, RFC3339.format(record.startedAt), json,
+            ])
+            try clearPushes.execute(arguments: [record.id])
+            for delivered in record.pushLedger { try addPush.execute(arguments: [record.id, RFC3339.format(delivered)]) }
+        }
+        let remove = try db.cachedStatement(sql: "DELETE FROM activities WHERE id = ?")
+        for id in removed {
+            try clearPushes.execute(arguments: [id])
+            try remove.execute(arguments: [id])
         }
     }
 

@@ -24,7 +24,9 @@ enum StateSchema {
         widgets.record is the full WidgetRecord as JSON and host.record the HostRecord; they are \
         what widgethostd reads. The other columns and the ledger table (start times of budgeted \
         reloads in the 24-hour window) are copies for reading with sqlite3, written in the same \
-        transaction. Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
+        transaction. activities.record is each Live Activity as JSON (activity_host.record their \
+        counter and push-to-start ledgers); activity_pushes copies the priority-10 push ledgers. \
+        Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
         """
 
     /// Migration n (1-based) takes the schema from version n − 1 to n.
@@ -52,7 +54,29 @@ enum StateSchema {
         );
         CREATE INDEX ledger_by_widget ON ledger (widget_id, started_at);
         PRAGMA application_id = \(applicationID);
+        """,
+        // 2: Live Activities (issue 15). `activities.record` is the ActivityRecord as JSON;
+        // `activity_pushes` copies each one's priority-10 push ledger.
         """
+        CREATE TABLE activity_host (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            next_activity_number INTEGER NOT NULL,
+            record TEXT NOT NULL
+        );
+        CREATE TABLE activities (
+            id TEXT PRIMARY KEY NOT NULL CHECK (id <> ''),
+            app TEXT NOT NULL,
+            attributes_type TEXT NOT NULL,
+            state TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            record TEXT NOT NULL
+        );
+        CREATE TABLE activity_pushes (
+            activity_id TEXT NOT NULL REFERENCES activities(id) ON DELETE CASCADE,
+            delivered_at TEXT NOT NULL
+        );
+        CREATE INDEX activity_pushes_by_activity ON activity_pushes (activity_id, delivered_at);
+        """,
     ]
 
     /// Brings the schema up to `version`, one transaction per migration. The caller has

@@ -55,6 +55,8 @@ struct SimulationRecorder {
             }
         case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped:
             break
+        case .activity:
+            break  // Live Activities are reported apart (later in issue 15).
         }
     }
 

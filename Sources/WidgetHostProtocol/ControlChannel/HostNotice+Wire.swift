@@ -32,6 +32,8 @@ private struct FlatNotice: Codable {
     var detail: String?
     var entry: TimelineEntryPayload?
     var diagnostic: Diagnostic?
+    /// For the `activity…` types: the whole activity notice.
+    var activity: ActivityNotice?
 
     private static let prepaid = "prepaid"
 
@@ -81,6 +83,10 @@ private struct FlatNotice: Codable {
             self.detail = detail
         case .extensionStopped(_, _, let detail):
             self.detail = detail
+        case .activity(let notice):
+            detail = notice.detail
+            until = notice.until
+            activity = notice
         }
     }
 
@@ -101,6 +107,12 @@ private struct FlatNotice: Codable {
                 extension: try required(self.extension, "extension"))
         }
 
+        if let event = type.activityEvent {
+            var notice = try required(activity, "activity")
+            notice.event = event
+            notice.at = at
+            return .activity(notice)
+        }
         switch type {
         case .widgetAdded: return .widgetAdded(try widget(), at: at)
         case .widgetRemoved: return .widgetRemoved(try widget(), at: at)
@@ -154,6 +166,9 @@ private struct FlatNotice: Codable {
         case .extensionStopped:
             return .extensionStopped(
                 extension: try required(self.extension, "extension"), at: at, detail: try required(detail, "detail"))
+        case .activityRequested, .activityUpdated, .activityThrottled, .activityStale, .activityEnded,
+            .activityDismissed, .activityRefused:
+            preconditionFailure("activity notices are decoded above")
         }
     }
 }

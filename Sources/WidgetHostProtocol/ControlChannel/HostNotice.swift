@@ -28,6 +28,8 @@ public enum HostNotice: Sendable, Hashable {
         footprintBytes: Int?, detail: String)
     /// The process of `extension` was stopped after it had been idle; `detail` says how long.
     case extensionStopped(extension: String, at: Date, detail: String)
+    /// A Live Activity or push event (`ActivityNotice.event` gives the type: `activityUpdated`, …).
+    case activity(ActivityNotice)
 
     /// The notice's `type` on the wire.
     public enum NoticeType: String, Sendable, Hashable, Codable, CaseIterable {
@@ -42,6 +44,38 @@ public enum HostNotice: Sendable, Hashable {
         case extensionKilled
         case extensionStopped
         case snapshotReceived
+        case activityRequested
+        case activityUpdated
+        case activityThrottled
+        case activityStale
+        case activityEnded
+        case activityDismissed
+        case activityRefused
+
+        init(_ event: ActivityNotice.Event) {
+            switch event {
+            case .requested: self = .activityRequested
+            case .updated: self = .activityUpdated
+            case .throttled: self = .activityThrottled
+            case .stale: self = .activityStale
+            case .ended: self = .activityEnded
+            case .dismissed: self = .activityDismissed
+            case .refused: self = .activityRefused
+            }
+        }
+
+        var activityEvent: ActivityNotice.Event? {
+            switch self {
+            case .activityRequested: .requested
+            case .activityUpdated: .updated
+            case .activityThrottled: .throttled
+            case .activityStale: .stale
+            case .activityEnded: .ended
+            case .activityDismissed: .dismissed
+            case .activityRefused: .refused
+            default: nil
+            }
+        }
     }
 
     public var type: NoticeType {
@@ -57,6 +91,7 @@ public enum HostNotice: Sendable, Hashable {
         case .snapshotReceived: .snapshotReceived
         case .extensionKilled: .extensionKilled
         case .extensionStopped: .extensionStopped
+        case .activity(let notice): NoticeType(notice.event)
         }
     }
 
@@ -69,6 +104,7 @@ public enum HostNotice: Sendable, Hashable {
             .extensionStopped(_, let at, _):
             at
         case .diagnostic(_, let diagnostic): diagnostic.at
+        case .activity(let notice): notice.at
         }
     }
 
@@ -78,7 +114,7 @@ public enum HostNotice: Sendable, Hashable {
     /// The widget instance's id; for `extensionKilled`, the widget whose request was running.
     public var widgetId: String? { subject.widgetId }
 
-    /// The bundle id of the extension concerned.
+    /// The bundle id of the extension concerned; for an activity notice, its app's id.
     public var `extension`: String { subject.extension }
 
     private var subject: (widget: NoticeWidget?, widgetId: String?, extension: String) {
@@ -90,6 +126,7 @@ public enum HostNotice: Sendable, Hashable {
             (widget, widget.id, widget.extension)
         case .extensionKilled(let ext, let widgetId, _, _, _, _, _): (nil, widgetId, ext)
         case .extensionStopped(let ext, _, _): (nil, nil, ext)
+        case .activity(let notice): (nil, nil, notice.app)
         }
     }
 

@@ -54,7 +54,7 @@ public enum InitializeProbe {
     /// The probe on the synchronous face: starts `launch`, waits for `initialize`'s answer
     /// and kills the process.
     public static func run(
-        _ launch: ExtensionLaunch, limits: ExtensionLimits, spawner: ProcessSpawner = ProcessSpawner()
+        _ launch: ExtensionLaunch, limits: ExtensionLimits, spawner: ProcessSpawner? = nil
     ) -> Result<[WidgetDescriptor], Failure> {
         let outcome = ColdCall(limits: Self.limits(limits), sampleInterval: nil, spawner: spawner).initialize(launch)
         switch outcome.result {

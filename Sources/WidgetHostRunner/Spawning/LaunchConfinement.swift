@@ -5,11 +5,15 @@ public struct SpawnCommand: Sendable, Hashable {
     public var executable: String
     public var arguments: [String]
     public var environment: [String: String]
+    /// The executable is a shim that reports on descriptor 3 why the extension did not start
+    /// (`errno N` when its execve failed, `refused SENTENCE`); end of file: it runs.
+    public var reportsOnDescriptor3: Bool
 
-    public init(executable: String, arguments: [String], environment: [String: String]) {
+    public init(executable: String, arguments: [String], environment: [String: String], reportsOnDescriptor3: Bool = false) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.reportsOnDescriptor3 = reportsOnDescriptor3
     }
 }
 

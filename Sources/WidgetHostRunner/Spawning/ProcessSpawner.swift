@@ -19,13 +19,25 @@ public struct SpawnedProcess: Sendable {
 public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     public let executable: String
     public let errno: CInt
+    /// Why the launch was refused before any process started (the sandbox's `required` mode).
+    public let reason: String?
 
     public init(executable: String, errno: CInt) {
         self.executable = executable
         self.errno = errno
+        self.reason = nil
     }
 
-    public var description: String { "cannot start \(executable): \(String(cString: strerror(errno)))" }
+    /// A launch refused for `reason`, a sentence that names the fix.
+    public init(executable: String, reason: String) {
+        self.executable = executable
+        self.errno = EPERM
+        self.reason = reason
+    }
+
+    public var description: String {
+        "cannot start \(executable): \(reason ?? String(cString: strerror(errno)))"
+    }
 }
 
 /// `posix_spawn` with the settings an extension gets: a new process group (so a kill reaches
@@ -47,13 +59,23 @@ public struct ProcessSpawner: Sendable {
         var command = SpawnCommand(
             executable: launch.executable, arguments: [], environment: launch.environment)
         try confinement.confine(&command, for: launch)
-        return try Self.spawn(
-            executable: command.executable, arguments: command.arguments, environment: command.environment)
+        let report: ExecReport? = command.reportsOnDescriptor3 ? try ExecReport(executable: launch.executable) : nil
+        let spawned: SpawnedProcess
+        do {
+            spawned = try Self.spawn(
+                executable: command.executable, arguments: command.arguments, environment: command.environment,
+                report: report?.writeEnd)
+        } catch {
+            report?.abandon()
+            throw error
+        }
+        try report?.wait(for: spawned)
+        return spawned
     }
 
     /// Starts `executable` with exactly `environment`.
     public static func spawn(
-        executable: String, arguments: [String] = [], environment: [String: String]
+        executable: String, arguments: [String] = [], environment: [String: String], report: CInt? = nil
     ) throws(SpawnError) -> SpawnedProcess {
         var stdinPipe: [CInt] = [-1, -1]
         var stdoutPipe: [CInt] = [-1, -1]
@@ -77,10 +99,13 @@ public struct ProcessSpawner: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        // A shim's report pipe goes to descriptor 3 (dup2 clears O_CLOEXEC; the shim sets it
+        // again, so the extension's execve closes it).
+        if let report { posix_spawn_file_actions_adddup2(&actions, report, 3) }
         // And nothing else: a descriptor some library opened without O_CLOEXEC (the control
         // socket's listener was one) would outlive a killed daemon in its extensions, and a
         // new daemon would find the socket still "served" by an orphan.
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        posix_spawn_file_actions_addclosefrom_np(&actions, report == nil ? 3 : 4)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

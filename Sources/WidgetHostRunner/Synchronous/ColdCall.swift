@@ -45,10 +45,11 @@ public struct ColdCall: Sendable {
     public var sampleInterval: TimeInterval?
     public var spawner: ProcessSpawner
 
-    public init(limits: ExtensionLimits, sampleInterval: TimeInterval?, spawner: ProcessSpawner = ProcessSpawner()) {
+    /// `spawner` nil: the sandbox `limits.sandbox` asks for.
+    public init(limits: ExtensionLimits, sampleInterval: TimeInterval?, spawner: ProcessSpawner? = nil) {
         self.limits = limits
         self.sampleInterval = sampleInterval
-        self.spawner = spawner
+        self.spawner = spawner ?? .sandboxed(limits)
     }
 
     /// Starts `launch`, asks `initialize` and waits for its answer. The process is killed afterwards.

@@ -59,8 +59,9 @@ public final class ExtensionProcess {
     /// `sampleInterval`: how often the footprint is sampled while an answer is awaited (nil: never).
     public static func start(
         _ launch: ExtensionLaunch, limits: ExtensionLimits, sampleInterval: TimeInterval? = nil,
-        spawner: ProcessSpawner = ProcessSpawner()
+        spawner: ProcessSpawner? = nil
     ) throws(SpawnError) -> ExtensionProcess {
+        let spawner = spawner ?? .sandboxed(limits)
         // A process that dies before reading its input must not take the caller with it.
         signal(SIGPIPE, SIG_IGN)
         let process = ExtensionProcess(

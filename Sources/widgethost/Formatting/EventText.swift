@@ -6,7 +6,10 @@ enum EventText {
     static func line(_ notice: HostNotice, timeZone: TimeZone = .current) -> String {
         let time = TimeText(now: Date(), timeZone: timeZone)
         // A killed process is named by the widget whose request it ran, its extension follows.
-        let subject = notice.widget.map { "\($0.id) \($0.kind)" } ?? notice.widgetId ?? notice.extension
+        var subject = notice.widget.map { "\($0.id) \($0.kind)" } ?? notice.widgetId ?? notice.extension
+        if case .activity(let activity) = notice {
+            subject = TerminalText.safe("\(activity.activityId ?? "-") \(activity.attributesType ?? activity.app)")
+        }
         let type = notice.type.rawValue
         let padded = type + String(repeating: " ", count: max(1, 17 - type.count))
         var line = "\(time(notice.at))  \(padded)\(subject)"
@@ -47,6 +50,11 @@ enum EventText {
             parts.append(dash(detail))
         case .extensionStopped(_, _, let detail):
             parts.append(dash(detail))
+        case .activity(let activity):
+            parts.append(activity.source.rawValue)
+            if let reason = activity.reason { parts.append(reason) }
+            if let until = activity.until { parts.append("until \(time(until))") }
+            parts.append(dash(TerminalText.safe(activity.detail)))
         }
         return parts.filter { !$0.isEmpty }.joined(separator: " ")
     }

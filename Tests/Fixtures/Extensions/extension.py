@@ -38,7 +38,19 @@ timelines_served = 0
 good_first = os.environ.get("WIDGETHOST_FIXTURE_GOOD_FIRST") == "1"
 
 
-request_log = os.path.join(bundle, "requests.log") if os.path.exists(os.path.join(bundle, ".log-requests")) else None
+def request_log_path():
+    """With a .log-requests file in the bundle, every request is logged to requests.log in the
+    extension's first app group container (the bundle is read-only inside the sandbox)."""
+    if not os.path.exists(os.path.join(bundle, ".log-requests")):
+        return None
+    for pair in os.environ.get("WIDGETHOST_APP_GROUPS", "").split(":"):
+        _, _, container = pair.partition("=")
+        if container:
+            return os.path.join(container, "requests.log")
+    return None
+
+
+request_log = request_log_path()
 
 
 def send(message):

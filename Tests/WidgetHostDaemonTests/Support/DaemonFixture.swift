@@ -31,9 +31,11 @@ final class DaemonFixture: @unchecked Sendable {
         for name in extensions {
             let bundle = "\(directory)/plugins/\(name).appex"
             try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+            // The extension's code lives in its bundle: the sandbox lets it read nothing outside.
+            try FileManager.default.copyItem(atPath: fixtureScript, toPath: "\(bundle)/extension.py")
             // A small shell wrapper so that extra environment reaches the script.
             let exports = environment.map { "export \($0.key)='\($0.value)'" }.sorted().joined(separator: "\n")
-            let wrapper = "#!/bin/sh\n\(exports)\nexec python3 \(fixtureScript) \"$@\"\n"
+            let wrapper = "#!/bin/sh\n\(exports)\nexec python3 \"$(dirname \"$0\")/extension.py\" \"$@\"\n"
             try wrapper.write(toFile: "\(bundle)/\(name)", atomically: true, encoding: .utf8)
             chmod("\(bundle)/\(name)", 0o755)
             found.append(

@@ -1,0 +1,116 @@
+import Foundation
+import WidgetHostBundles
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one extension may reach, as on a device: its bundle and what the system's runtime
+/// needs, read-only; its entitled app-group containers and a private temporary directory,
+/// read-write; TCP only with `com.apple.security.network.client`. Everything else is refused.
+/// Turned into widgethost-sandbox's arguments by `arguments`.
+public struct SandboxProfile: Sendable, Hashable {
+    /// Read and execute beneath each (a file: that file only).
+    public var read: [String]
+    /// Read and write beneath each.
+    public var write: [String]
+    public var network: Bool
+    public var processes: Int
+    public var openFiles: Int
+    /// The extension's `TMPDIR` (also in `write`).
+    public var temporaryDirectory: String
+
+    /// The system's libraries, programs and runtime data; none of it holds anyone's data.
+    public static let system = [
+        "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin",
+        "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/timezone",
+        "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/locale.alias",
+        // The process's own /proc/PID (the shim execs the extension in place, so its pid is the
+        // extension's), and what runtimes read to size themselves.
+        "/proc/self", "/proc/meminfo", "/proc/cpuinfo", "/proc/stat", "/sys/devices/system/cpu",
+        "/dev/urandom", "/dev/random", "/dev/zero",
+    ]
+    /// What name resolution and TLS read, granted with the network entitlement only.
+    public static let network = [
+        "/etc/hosts", "/etc/host.conf", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
+        "/etc/ssl", "/etc/ca-certificates",
+    ]
+    public static let writableDevices = ["/dev/null", "/dev/full"]
+
+    /// The directory of the Swift runtime this host loaded (a debug build links it from the
+    /// toolchain, and so do the extensions built beside it); nil for a static build.
+    public static let swiftRuntime: String? = {
+        guard let maps = KernelFile.read("/proc/self/maps") else { return nil }
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = String(line[slash...])
+            if path.hasSuffix("/libswiftCore.so") { return (path as NSString).deletingLastPathComponent }
+        }
+        return nil
+    }()
+
+    /// Where private temporary directories are made: one per bundle, mode 0700.
+    public static var temporaryRoot: String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return (base as NSString).appendingPathComponent("widgethost-sandbox-\(getuid())")
+    }
+
+    /// The profile of `launch` under `limits`. Makes the private temporary directory.
+    public init(_ launch: ExtensionLaunch, limits: ExtensionLimits, temporaryRoot: String = SandboxProfile.temporaryRoot)
+        throws(SpawnError)
+    {
+        var read = [launch.directory]
+        // The executable the bundle names may be a link out of the bundle (a fixture's shared
+        // script); the file itself is what runs.
+        read.append(URL(fileURLWithPath: launch.executable).resolvingSymlinksInPath().path)
+        read += Self.system
+        if let runtime = Self.swiftRuntime { read.append(runtime) }
+        if launch.networkClient { read += Self.network }
+        // libfaketime's clock file is rewritten by rename (a new inode each time): its
+        // directory is granted, which holds nothing else (state/virtual-clock/).
+        if let clock = launch.environment["FAKETIME_TIMESTAMP_FILE"] {
+            read.append((clock as NSString).deletingLastPathComponent)
+        }
+        var write = launch.appGroupContainers.map(\.container)
+        // libfaketime (the harness, `doctor --now`, `--virtual-clock`) keeps its clock in a POSIX
+        // semaphore and shared memory, and cannot start without them.
+        if launch.environment["LD_PRELOAD"]?.contains("faketime") == true { write.append("/dev/shm") }
+        let temporary = (temporaryRoot as NSString).appendingPathComponent(launch.bundleID)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: temporary, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: temporaryRoot)
+        } catch {
+            throw SpawnError(
+                executable: launch.executable,
+                reason: "cannot make the extension's temporary directory \(temporary) (\(error.localizedDescription)); make \(temporaryRoot) writable")
+        }
+        self.read = read
+        self.write = write + [temporary] + Self.writableDevices
+        self.network = launch.networkClient
+        self.processes = limits.processes
+        self.openFiles = limits.openFiles
+        self.temporaryDirectory = temporary
+    }
+
+    /// widgethost-sandbox's arguments before `--`. `abi` caps the Landlock ABI (what the host
+    /// found, or a fake older kernel); `required` makes every missing rule fatal.
+    public func arguments(abi: Int, required: Bool) -> [String] {
+        var arguments: [String] = []
+        for path in read { arguments += ["--read", path] }
+        for path in write { arguments += ["--write", path] }
+        if network { arguments.append("--network") }
+        arguments += ["--processes", String(processes), "--open-files", String(openFiles), "--abi", String(abi)]
+        if required { arguments.append("--required") }
+        return arguments
+    }
+
+    /// `PATH` with only the directories the extension may read (a developer's `~/.pyenv/shims`
+    /// would resolve `#!/usr/bin/env python3` to an interpreter the sandbox then refuses).
+    public func path(from path: String?) -> String {
+        let kept = (path ?? "").split(separator: ":").map(String.init).filter { entry in
+            read.contains { entry == $0 || entry.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        }
+        return kept.isEmpty ? ExtensionLaunch.defaultPath : kept.joined(separator: ":")
+    }
+}

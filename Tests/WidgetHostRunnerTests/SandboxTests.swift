@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+import WidgetHostBundles
+import WidgetHostCore
+import WidgetHostRunner
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A hostile extension inside widgethost-sandbox, on this kernel: each attempt is a real
+/// process, refused by the kernel (docs/security.md lists which rule stops which).
+@Suite(
+    "The sandbox refuses what a hostile extension tries", .tags(.process), .serialized,
+    .enabled(if: SandboxWorld.kernel.landlockABI >= 1, "this kernel offers no Landlock (lsm= lacks landlock)"),
+    .enabled(if: SandboxShim.path != nil, "widgethost-sandbox is not built beside the test bundle"))
+struct SandboxTests {
+    @Test("Its own app group is readable and writable, and so are its bundle (read) and its temporary directory")
+    func ownGroup() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        #expect(try world.run("read \(world.ownGroup)/widget.json") == "ok")
+        #expect(try world.run("write \(world.ownGroup)/entry.json") == "ok")
+        #expect(try world.run("read \(world.bundle)/probe") == "ok")
+        #expect(try world.run("list \(world.bundle)") == "ok")
+        #expect(try world.run("write \(world.root)/tmp/com.example.probe.widget/scratch") == "ok")
+    }
+
+    @Test("Another app's group, a file outside every grant and the host's files cannot be read")
+    func readOutside() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        #expect(try world.run("read \(world.otherGroup)/widget.json") == "refused EACCES")
+        #expect(try world.run("list \(world.otherGroup)") == "refused EACCES")
+        #expect(try world.run("read \(world.secret)") == "refused EACCES")
+        #expect(try world.run("read /etc/hostname") == "refused EACCES")
+        #expect(try world.run("list /root") == "refused EACCES")
+        // The same attempts outside the sandbox succeed: the refusals are the sandbox's.
+        #expect(try world.run("read \(world.secret)", confinement: Unconfined()) == "ok")
+        #expect(try world.run("read \(world.otherGroup)/widget.json", confinement: Unconfined()) == "ok")
+    }
+
+    @Test("Its bundle, another group and any other place cannot be written")
+    func writeOutside() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        #expect(try world.run("write \(world.bundle)/probe") == "refused EACCES")
+        #expect(try world.run("write \(world.bundle)/Info.plist") == "refused EACCES")
+        #expect(try world.run("write \(world.otherGroup)/widget.json") == "refused EACCES")
+        #expect(try world.run("write \(world.root)/planted") == "refused EACCES")
+        #expect(try world.run("write /tmp/planted-by-an-extension-\(getpid())") == "refused EACCES")
+        #expect(!FileManager.default.fileExists(atPath: world.root + "/planted"))
+    }
+
+    @Test(
+        "TCP is refused without com.apple.security.network.client and connects with it",
+        .enabled(if: SandboxWorld.kernel.landlockABI >= 4, "Landlock ABI 4 (TCP rules) is missing"))
+    func tcp() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        let listener = try TCPListener()
+        defer { listener.close() }
+        #expect(try world.run("tcp 127.0.0.1:\(listener.port)") == "refused EAFNOSUPPORT")
+        #expect(try world.run("udp -") == "refused EAFNOSUPPORT")
+        #expect(try world.run("tcp 127.0.0.1:\(listener.port)", network: true) == "ok")
+        // UDP cannot be told apart by Landlock: with the entitlement it is allowed (docs/security.md).
+        #expect(try world.run("udp -", network: true) == "ok")
+    }
+
+    @Test(
+        "Signals to the host and abstract sockets outside the sandbox are refused",
+        .enabled(if: SandboxWorld.kernel.landlockABI >= 6, "Landlock ABI 6 (scoping) is missing"))
+    func scoping() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        // A process outside the sandbox stands for the host (the daemon's own test does SIGKILL).
+        let outside = Process()
+        outside.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        outside.arguments = ["30"]
+        try outside.run()
+        defer { outside.terminate() }
+        #expect(try world.run("signal \(outside.processIdentifier)") == "refused EPERM")
+        #expect(outside.isRunning)
+        let name = "widgethost-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let listener = try AbstractListener(name: name)
+        defer { listener.close() }
+        #expect(try world.run("abstract \(name)") == "refused EPERM")
+        #expect(try world.run("abstract \(name)", confinement: Unconfined()) == "ok")
+    }
+
+    @Test("ptrace is refused, and no_new_privs is set")
+    func ptraceAndPrivileges() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        let outside = Process()
+        outside.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        outside.arguments = ["30"]
+        try outside.run()
+        defer { outside.terminate() }
+        #expect(try world.run("ptrace \(outside.processIdentifier)") == "refused EPERM")
+        #expect(try world.run("nnp -") == "count 1")
+    }
+
+    @Test("100,000 open files stop at limits.open_files", arguments: [256, 64])
+    func openFiles(limit: Int) throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        var limits = ExtensionLimits()
+        limits.openFiles = limit
+        let answer = try world.run("files 100000", confinement: world.confinement(limits))
+        let count = Int(answer.split(separator: " ").last ?? "") ?? -1
+        // Three standard descriptors and Python's own are already open.
+        #expect(count > limit - 16 && count < limit, "\(answer)")
+    }
+
+    @Test(
+        "A fork bomb stops at limits.processes",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "setpriv (util-linux) is missing"),
+        arguments: [8, 20])
+    func forkBomb(processes: Int) throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        var limits = ExtensionLimits()
+        limits.processes = processes
+        let answer = try world.run("forks 10000", confinement: AsNobody(inner: world.confinement(limits)))
+        let count = Int(answer.split(separator: " ").last ?? "") ?? -1
+        #expect(count >= 1 && count <= processes, "\(answer)")
+    }
+
+    @Test("required refuses to start an extension when the kernel lacks a rule, naming it")
+    func requiredRefuses() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        var limits = ExtensionLimits()
+        limits.sandbox = .required
+        let older = SandboxSupport(landlockABI: 3, seccomp: true)
+        let error = #expect(throws: SpawnError.self) {
+            try world.run("read \(world.ownGroup)/widget.json", confinement: world.confinement(limits, support: older))
+        }
+        #expect(error?.description.contains("limits.sandbox = \"required\" and Landlock TCP rules cannot be applied") == true)
+        #expect(error?.description.contains("Landlock ABI 3 has no TCP rules") == true)
+    }
+
+    @Test(
+        "auto applies what an older kernel offers: its filesystem rules, and seccomp still refuses internet sockets",
+        arguments: [1, 3])
+    func autoFallsBack(abi: Int) throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        let confinement = world.confinement(support: SandboxSupport(landlockABI: abi, seccomp: true))
+        #expect(try world.run("read \(world.secret)", confinement: confinement) == "refused EACCES")
+        #expect(try world.run("write \(world.bundle)/probe", confinement: confinement) == "refused EACCES")
+        #expect(try world.run("read \(world.ownGroup)/widget.json", confinement: confinement) == "ok")
+        #expect(try world.run("write \(world.ownGroup)/entry.json", confinement: confinement) == "ok")
+        let listener = try TCPListener()
+        defer { listener.close() }
+        #expect(try world.run("tcp 127.0.0.1:\(listener.port)", confinement: confinement) == "refused EAFNOSUPPORT")
+        #expect(try world.run("tcp 127.0.0.1:\(listener.port)", network: true, confinement: confinement) == "ok")
+    }
+
+    @Test("Without the shim no extension starts, and the error names the fix")
+    func missingShim() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        var confinement = world.confinement()
+        confinement.shim = nil
+        let error = #expect(throws: SpawnError.self) { try world.run("nnp -", confinement: confinement) }
+        #expect(error?.description.contains("set limits.sandbox = \"off\"") == true)
+    }
+
+    @Test("A failed execve behind the shim fails the spawn as posix_spawn's own would: the errno, no process")
+    func execFailure() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        var launch = world.launch("nnp -")
+        launch.executable = world.bundle + "/missing"
+        let error = #expect(throws: SpawnError.self) { try ProcessSpawner(confinement: world.confinement()).spawn(launch) }
+        #expect(error?.errno == ENOENT)
+        #expect(error?.description == "cannot start \(world.bundle)/missing: No such file or directory")
+    }
+
+    @Test("PATH keeps only directories the extension may read")
+    func path() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        let profile = try SandboxProfile(world.launch("nnp -"), limits: ExtensionLimits(), temporaryRoot: world.root + "/tmp")
+        #expect(profile.path(from: "/root/.pyenv/shims:/usr/local/bin:/usr/bin:/bin") == "/usr/local/bin:/usr/bin:/bin")
+        #expect(profile.path(from: "/root/bin") == ExtensionLaunch.defaultPath)
+        #expect(profile.path(from: nil) == ExtensionLaunch.defaultPath)
+    }
+}
+
+/// A TCP listener on 127.0.0.1 at a port the kernel picks.
+struct TCPListener {
+    let descriptor: CInt
+    let port: UInt16
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && listen(descriptor, 8) == 0
+                    && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
+}
+
+/// A listener on the abstract Unix socket `name` (a NUL first byte: no file).
+struct AbstractListener {
+    let descriptor: CInt
+
+    init(name: String) throws {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = [UInt8(0)] + Array(name.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
+        }
+        guard bound, listen(descriptor, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
+}
