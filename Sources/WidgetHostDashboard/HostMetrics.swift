@@ -67,7 +67,7 @@ final class HostMetrics: @unchecked Sendable {
             charges[widget.id] = nil
             for gauge in widgetGauges.removeValue(forKey: widget.id) ?? [] { gauge.destroy() }
             gauges = gauges.filter { !$0.key.contains("\u{1}widget=\(widget.id)\u{1}") }
-        case .widgetAdded, .diagnostic, .snapshotReceived, .extensionStopped:
+        case .widgetAdded, .diagnostic, .snapshotReceived, .extensionStopped, .activity:
             break
         }
     }

@@ -61,7 +61,7 @@ final class LiveUpdates: @unchecked Sendable {
         case .widgetAdded, .reloadStarted, .reloadDeferred, .reloadFinished, .entryChanged, .diagnostic,
             .extensionKilled:
             if !changed.contains(id) { changed.append(id) }
-        case .reloadCoalesced, .snapshotReceived, .extensionStopped:
+        case .reloadCoalesced, .snapshotReceived, .extensionStopped, .activity:
             return
         }
         guard !flushScheduled, !clients.isEmpty else {

@@ -168,6 +168,20 @@ def main():
             driver.save_screenshot(args.screenshot)
             print("screenshot: " + args.screenshot, flush=True)
 
+        # Clicking a widget opens its timeline (a scrubber over the entries) and reload history.
+        driver.find_element("css selector", '.wd-card[data-kind="BirthdayHomeWidget"] a.wd-open').click()
+        scrubber = wait_for(lambda: driver.find_elements("id", "wd-scrubber"), 5)
+        check(bool(scrubber), "clicking a widget opens its timeline with a scrubber")
+        if scrubber:
+            entries = driver.execute_script("return document.querySelectorAll('.wd-entry').length")
+            driver.execute_script(
+                "var s = document.getElementById('wd-scrubber'); s.value = s.max; s.dispatchEvent(new Event('input'));")
+            shown = driver.execute_script(
+                "var e = document.querySelector('.wd-entry:not([hidden])'); return e ? e.getAttribute('data-index') : null;")
+            check(entries >= 1 and shown == str(entries - 1), "the scrubber shows the last of %d entries" % entries)
+        rows = driver.execute_script("return document.querySelectorAll('.wd-history tr').length")
+        check(rows >= 3, "the reload history lists this daemon's reloads (%d rows)" % rows)
+
         # /metrics after reloads, a deferral and a kill.
         run(args, "widgethost", "reload", "--kind", "BirthdayHomeWidget")
         deferred = run(args, "widgethost", "reload", "--kind", "BirthdayHomeWidget")
