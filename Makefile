@@ -2,8 +2,9 @@
 SWIFT ?= swift
 SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux
 # Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes) and, driven
-# by chromedriver through selenium, tests the live dashboard; prometheus_client parses /metrics.
-TEST_PACKAGES := chromium chromium-driver python3-selenium python3-prometheus-client
+# by chromedriver through selenium, tests the live dashboard; prometheus_client parses /metrics;
+# python3-venv holds the OpenRPC checks' jsonschema (scripts/ensure-python-packages.sh).
+TEST_PACKAGES := chromium chromium-driver python3-selenium python3-prometheus-client python3-venv
 BUILD_FLAGS ?=
 
 .PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install release man deb test-system
@@ -15,6 +16,7 @@ deps:
 
 test-deps: deps
 	@scripts/ensure-packages.sh $(TEST_PACKAGES)
+	@scripts/ensure-python-packages.sh >/dev/null
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)

@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         .library(name: "SwiftUI", targets: ["SwiftUI"]),
+        .library(name: "SDKFoundation", targets: ["SDKFoundation"]),
+        .library(name: "ActivityKit", targets: ["ActivityKit"]),
         .library(name: "WidgetHostRendering", targets: ["WidgetHostRendering"]),
         .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
         .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
@@ -40,6 +42,13 @@ let package = Package(
         .target(name: "WidgetHostProtocol", swiftSettings: strict),
         // A small blocking JSON-RPC client for the control socket (the CLI and WidgetCenter).
         .target(name: "WidgetHostClient", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // Foundation types Apple's SDK frameworks use and swift-corelibs-foundation lacks
+        // (`LocalizedStringResource`); AppIntents and ActivityKit re-export it.
+        .target(name: "SDKFoundation", swiftSettings: strict),
+        // Live Activities with ActivityKit's names; the app side talks to widgethostd's control socket.
+        .target(
+            name: "ActivityKit", dependencies: ["SDKFoundation", "WidgetHostProtocol", "WidgetHostClient"],
+            swiftSettings: strict),
         // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
         .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // Archives to HTML+CSS at each family's size, deterministically (Foundation only, so the CLI links it).
@@ -288,6 +297,12 @@ let package = Package(
             name: "WidgetHostRenderingTests",
             dependencies: ["WidgetHostRendering", "SwiftUI", "WidgetKit", "WidgetHostProtocol"],
             exclude: ["Goldens"],
+            swiftSettings: strict
+        ),
+        // ActivityKit: the seed's Live Activity code compiles; its JSON and errors.
+        .testTarget(
+            name: "ActivityKitTests",
+            dependencies: ["ActivityKit", "WidgetHostProtocol"],
             swiftSettings: strict
         ),
         .testTarget(

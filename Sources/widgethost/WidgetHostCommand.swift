@@ -45,6 +45,9 @@ struct WidgetHostCommand: ParsableCommand {
             DoctorCommand.self,
             SimulateCommand.self,
             ClockCommand.self,
+            ActivitiesCommand.self,
+            ActivityCommand.self,
+            PushCommand.self,
         ]
     )
 }

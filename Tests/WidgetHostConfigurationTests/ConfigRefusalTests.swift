@@ -174,6 +174,10 @@ struct ConfigRefusalTests {
                 expected: "config/widgethost.toml:2: control.max_connections = 0 is below 1; set it to at least 1 (the default is 64)",
                 kind: .outOfRange),
             Refusal(
+                text: "[control]\nmax_batch = 0",
+                expected: "config/widgethost.toml:2: control.max_batch = 0 is below 1; set it to at least 1 (the default is 100)",
+                kind: .outOfRange),
+            Refusal(
                 text: "[limits]\ntimeline_timeout = \"0s\"",
                 expected: "config/widgethost.toml:2: limits.timeline_timeout = \"0s\" must be above zero; the default is \"5s\"",
                 kind: .outOfRange),

@@ -99,6 +99,7 @@ struct ConfigTests {
             admin_groups = ["widgethost", 27, "1001"]
             max_connections = 8
             max_line_bytes = "64KiB"
+            max_batch = 7
             idle_timeout = "2m"
             [control.app_uids]
             "com.birthdayreminders" = [1000, 1001]
@@ -142,6 +143,7 @@ struct ConfigTests {
         #expect(configuration.control.adminGroupIDs == [981, 27, 1001])
         #expect(configuration.control.maxConnections == 8)
         #expect(configuration.control.maxLineBytes == 64 * 1024)
+        #expect(configuration.control.maxBatch == 7)
         #expect(configuration.control.idleTimeout == 120)
         #expect(configuration.control.appUIDs == ["com.birthdayreminders": [1000, 1001]])
         #expect(configuration.logLevel == .debug)

@@ -62,7 +62,7 @@ struct FuzzLineGenerator {
         (#"{"jsonrpc":"2.0","id":99999999999999999999999,"method":"status"}"#, false),
         (#"{"jsonrpc":"2.0","id":1e300,"method":"status"}"#, false),
         (#"42"#, false), (#""status""#, false), (#"null"#, false), (#"true"#, false),
-        (#"[]"#, false), (#"[{"jsonrpc":"2.0","id":1,"method":"status"}]"#, false),
+        (#"[]"#, false), (#"[ ]"#, false),
     ]
 
     /// Not JSON at all: -32700.
@@ -97,6 +97,7 @@ struct FuzzLineGenerator {
         case 770..<785: return nested(using: &random)
         case 785..<786: return oversized(using: &random)
         case 786..<791: return halfLineThenClose(using: &random)
+        case 791..<841: return batch(using: &random)
         default: return mutated(using: &random)
         }
     }
@@ -195,6 +196,28 @@ struct FuzzLineGenerator {
         let wrapped = array ? #"{"z":\#(params)}"# : params
         let text = #"{"jsonrpc":"2.0","id":\#(id),"method":"status","params":\#(wrapped)}"#
         return line(depth <= 100 ? "nested" : "deeply-nested", text, depth <= 100 ? .result(.number(id)) : .error(-32700, nil))
+    }
+
+    /// A batch of 1–6 members: read requests, notifications and non-objects, answered in
+    /// one array in order (notifications left out), or not at all if only notifications.
+    private mutating func batch(using random: inout SplitMix64) -> FuzzLine {
+        var members: [String] = []
+        var expected: [FuzzExpectation] = []
+        for _ in 0..<Int.random(in: 1...6, using: &random) {
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                let id = freshID()
+                members.append(Self.readMethods.randomElement(using: &random)!.replacingOccurrences(of: "ID", with: "\(id)"))
+                expected.append(.result(.number(id)))
+            case 1:
+                members.append(#"{"jsonrpc":"2.0","method":"status"}"#)
+            default:
+                members.append(["1", "null", #""x""#, "[]", #"{"foo":"boo"}"#].randomElement(using: &random)!)
+                expected.append(.error(-32600, nil, containing: "Invalid request"))
+            }
+        }
+        let text = "[" + members.joined(separator: ",") + "]"
+        return line("batch", text, expected.isEmpty ? .none : .batch(expected))
     }
 
     private func oversized(using random: inout SplitMix64) -> FuzzLine {

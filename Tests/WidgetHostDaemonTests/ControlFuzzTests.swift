@@ -67,6 +67,8 @@ enum FuzzExpectation: Sendable {
     case error(Int, JSONRPCID?, containing: String? = nil)
     /// A notification: no reply at all.
     case none
+    /// A batch: one array holding these replies, in order.
+    case batch([FuzzExpectation])
     /// A mutated line: no reply, a result, or an error with a standard or host code — never
     /// an internal error, never more than one reply, `id: null` for a parse error.
     case anyWellFormed
@@ -114,7 +116,7 @@ enum FuzzConnection {
         // next line's, and fail it); where it may be none, a sentinel request marks the end.
         let exact: Bool
         switch line.expectation {
-        case .result, .error: exact = true
+        case .result, .error, .batch: exact = true
         case .none, .anyWellFormed: exact = false
         }
         var terminator: [UInt8] = [UInt8(ascii: "\n")]
@@ -123,11 +125,23 @@ enum FuzzConnection {
         }
         guard writeAll(terminator, to: client.fd) else { return "write failed" }
         var replies: [JSONRPCMessage] = []
-        while !exact || replies.isEmpty {
-            guard let parsed = client.receive() else {
+        var batches: [[JSONRPCMessage]] = []
+        while !exact || replies.isEmpty && batches.isEmpty {
+            guard let reply = client.receiveLine() else {
                 return "no reply (connection closed or 3 s timeout) after \(replies.count) replies"
             }
-            guard case .message(let message) = parsed else { return "the daemon sent an invalid line: \(parsed)" }
+            if case .batch(let members) = reply {
+                var messages: [JSONRPCMessage] = []
+                for member in members {
+                    guard case .message(let message) = member else { return "the daemon sent an invalid batch member: \(member)" }
+                    messages.append(message)
+                }
+                batches.append(messages)
+                continue
+            }
+            guard case .single(let parsed) = reply, case .message(let message) = parsed else {
+                return "the daemon sent an invalid line: \(reply)"
+            }
             if case .notification = message { continue }  // only a subscriber gets these
             if case .errorResponse(.string(sentinel)?, let error) = message {
                 guard error.code == JSONRPCError.methodNotFoundCode else { return "sentinel answered \(error)" }
@@ -135,11 +149,32 @@ enum FuzzConnection {
             }
             replies.append(message)
         }
+        if case .batch(let expected) = line.expectation {
+            guard replies.isEmpty, batches.count == 1, batches[0].count == expected.count else {
+                return "expected one array of \(expected.count) replies, got \(replies) and arrays \(batches)"
+            }
+            for (reply, expectation) in zip(batches[0], expected) {
+                if let problem = check([reply], against: expectation) { return "in the batch: \(problem)" }
+            }
+            return nil
+        }
+        if !batches.isEmpty {
+            // A mutated line may have become a batch: one array at most, each member well formed.
+            guard case .anyWellFormed = line.expectation, batches.count == 1, replies.isEmpty else {
+                return "unexpected arrays \(batches) beside \(replies)"
+            }
+            for reply in batches[0] {
+                if let problem = check([reply], against: .anyWellFormed) { return "in the batch: \(problem)" }
+            }
+            return nil
+        }
         return check(replies, against: line.expectation)
     }
 
     static func check(_ replies: [JSONRPCMessage], against expectation: FuzzExpectation) -> String? {
         switch expectation {
+        case .batch:
+            return "a batch was expected, got \(replies)"
         case .none:
             return replies.isEmpty ? nil : "a notification was answered: \(replies)"
         case .result(let id):

@@ -50,7 +50,7 @@ struct DaemonEndToEndTests {
         let client = try fixture.client()
         let cases: [(String, Int)] = [
             ("this is not json", -32700),
-            ("[1,2,3]", -32600),
+            ("[]", -32600),
             (#"{"jsonrpc":"1.0","id":1,"method":"status"}"#, -32600),
             (#"{"jsonrpc":"2.0","id":2,"method":"fly"}"#, -32601),
             (#"{"jsonrpc":"2.0","id":3,"method":"addWidget","params":{"kind":5}}"#, -32602),

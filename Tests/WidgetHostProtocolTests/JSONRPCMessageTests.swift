@@ -106,7 +106,7 @@ struct JSONRPCMessageTests {
         #expect(error.code == -32700)
     }
 
-    @Test("A batch (an array) is -32600: batches are not supported")
+    @Test("On the extension channel a batch (an array) is -32600: batches are not supported there")
     func batch() throws {
         let (id, error) = try #require(rejection(#"[{"jsonrpc":"2.0","id":1,"method":"m"}]"#))
         #expect(id == nil)

@@ -9,6 +9,8 @@ public struct ControlSettings: Sendable, Hashable {
     public var appUIDs: [String: [UInt32]] = [:]
     public var maxConnections = 64
     public var maxLineBytes = 1024 * 1024
+    /// Members of one JSON-RPC batch; a larger batch is refused whole with -32600.
+    public var maxBatch = 100
     public var idleTimeout: TimeInterval = 60
 
     public init(socketPath: String) {

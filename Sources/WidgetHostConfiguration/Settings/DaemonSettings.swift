@@ -51,6 +51,9 @@ enum DaemonSettings {
             SettingsField("max_line_bytes") { config, value, key, context throws(ConfigError) in
                 config.control.maxLineBytes = try context.values.size(value, key, default: 1024 * 1024)
             },
+            SettingsField("max_batch") { config, value, key, context throws(ConfigError) in
+                config.control.maxBatch = try context.values.integer(value, key, atLeast: 1, default: 100)
+            },
             SettingsField("idle_timeout") { config, value, key, context throws(ConfigError) in
                 config.control.idleTimeout = try context.values.duration(value, key, zero: false, default: 60)
             },

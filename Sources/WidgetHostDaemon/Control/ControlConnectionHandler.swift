@@ -5,8 +5,9 @@ import WidgetHostProtocol
 import Glibc
 #endif
 
-/// One client connection: lines in, JSON-RPC replies out; after `subscribe`, a stream of
-/// `event` notifications. Bad input gets the standard JSON-RPC error and the connection stays.
+/// One client connection: lines in, JSON-RPC replies out (a batch's as one array); after
+/// `subscribe`, a stream of `event` notifications. Bad input gets the standard JSON-RPC error
+/// and the connection stays.
 final class ControlConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -66,51 +67,110 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
+    /// What running one message gives back: nothing (a notification), a response now, or
+    /// one later (a rescan runs extensions first). A later response never fails.
+    private enum Reply {
+        case none
+        case now(JSONRPCMessage)
+        case later(EventLoopFuture<JSONRPCMessage>)
+    }
+
     private func handleLine(_ bytes: [UInt8], context: ChannelHandlerContext) {
-        switch JSONRPCMessage.parse(bytes) {
-        case .invalid(let id, let error):
-            write(.errorResponse(id: id, error: error), context: context)
-        case .message(.request(let id, let method, let params)):
-            let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
-            let started = NIODeadline.now()
-            let runtime = server.runtime
-            let observe: @Sendable () -> Void = {
-                runtime.controlRequestObserved?(method, Double((NIODeadline.now() - started).nanoseconds) / 1e9)
-            }
-            let outcome = dispatcher.dispatch(method: method, params: params, peer: peer)
-            if case .later(let future) = outcome {
-                future.whenComplete { _ in observe() }
-            } else {
-                observe()
-            }
-            switch outcome {
-            case .result(let result): write(.response(id: id, result: result), context: context)
-            case .error(let error): write(.errorResponse(id: id, error: error), context: context)
-            case .subscribed(let result):
-                write(.response(id: id, result: result), context: context)
-                subscribe(context: context)
+        switch JSONRPCLine.parse(bytes, maxBatch: server.settings.maxBatch) {
+        case .single(let parsed):
+            switch run(parsed, context: context) {
+            case .none: break
+            case .now(let response): write(response, context: context)
             case .later(let future):
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                future.whenComplete { result in
+                future.hop(to: context.eventLoop).whenSuccess { response in
                     let (handler, context) = bound.value
-                    switch result {
-                    case .success(let value): handler.write(.response(id: id, result: value), context: context)
-                    case .failure(let error):
-                        handler.write(
-                            .errorResponse(
-                                id: id, error: JSONRPCError(code: JSONRPCError.internalErrorCode, message: "\(error)")),
-                            context: context)
-                    }
+                    handler.write(response, context: context)
                 }
             }
-        case .message(.notification):
-            // Notifications get no reply (JSON-RPC 2.0); none are defined for clients.
-            break
-        case .message(.response), .message(.errorResponse):
-            write(
-                .errorResponse(id: nil, error: .invalidRequest("clients send requests; responses are not expected")),
-                context: context)
+        case .batch(let members):
+            runBatch(members, context: context)
         }
+    }
+
+    /// Runs a batch's members in order, as separate lines would be run, and answers them in
+    /// one array once the last response is in; a batch of notifications only gets nothing.
+    private func runBatch(_ members: [JSONRPCMessage.Parsed], context: ChannelHandlerContext) {
+        var answered: [Reply] = []
+        for member in members {
+            let reply = run(member, context: context)
+            if case .none = reply { continue }
+            answered.append(reply)
+        }
+        var responses = JSONRPCBatchResponses(expecting: answered.count)
+        var later: [EventLoopFuture<(Int, JSONRPCMessage)>] = []
+        for (index, reply) in answered.enumerated() {
+            switch reply {
+            case .none: break
+            case .now(let response): responses.answer(index, with: response)
+            case .later(let future): later.append(future.hop(to: context.eventLoop).map { (index, $0) })
+            }
+        }
+        if later.isEmpty {
+            writeBatch(responses, context: context)
+            return
+        }
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        EventLoopFuture.whenAllSucceed(later, on: context.eventLoop).whenSuccess { [responses] answers in
+            var responses = responses
+            for (index, response) in answers { responses.answer(index, with: response) }
+            let (handler, context) = bound.value
+            handler.writeBatch(responses, context: context)
+        }
+    }
+
+    /// One message, a line's or a batch member's: an invalid one gets its error, a request
+    /// its reply, a notification is run and gets none (JSON-RPC 2.0: the server must not reply).
+    private func run(_ parsed: JSONRPCMessage.Parsed, context: ChannelHandlerContext) -> Reply {
+        switch parsed {
+        case .invalid(let id, let error):
+            return .now(.errorResponse(id: id, error: error))
+        case .message(.request(let id, let method, let params)):
+            return perform(method, params: params, id: id, context: context)
+        case .message(.notification(let method, let params)):
+            _ = perform(method, params: params, id: nil, context: context)
+            return .none
+        case .message(.response), .message(.errorResponse):
+            return .now(.errorResponse(id: nil, error: .invalidRequest("clients send requests; responses are not expected")))
+        }
+    }
+
+    /// Dispatches a method; `id` nil for a notification, whose outcome is dropped.
+    private func perform(_ method: String, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
+        let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
+        let started = NIODeadline.now()
+        let runtime = server.runtime
+        // The control channel's latency, for the dashboard's /metrics (nil without one).
+        let observe: @Sendable () -> Void = {
+            runtime.controlRequestObserved?(method, Double((NIODeadline.now() - started).nanoseconds) / 1e9)
+        }
+        let outcome = dispatcher.dispatch(method: method, params: params, peer: peer)
+        if case .later(let future) = outcome {
+            future.whenComplete { _ in observe() }
+        } else {
+            observe()
+        }
+        if case .subscribed = outcome { subscribe(context: context) }
+        guard let id else { return .none }
+        switch outcome {
+        case .result(let result), .subscribed(let result): return .now(.response(id: id, result: result))
+        case .error(let error): return .now(.errorResponse(id: id, error: error))
+        case .later(let future):
+            return .later(
+                future.map { JSONRPCMessage.response(id: id, result: $0) }.recover { error in
+                    .errorResponse(id: id, error: JSONRPCError(code: JSONRPCError.internalErrorCode, message: "\(error)"))
+                })
+        }
+    }
+
+    private func writeBatch(_ responses: JSONRPCBatchResponses, context: ChannelHandlerContext) {
+        guard let data = try? responses.encodedLine() else { return }
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: data)), promise: nil)
     }
 
     private func subscribe(context: ChannelHandlerContext) {

@@ -27,7 +27,9 @@ extension ControlDispatcher {
             return .result(
                 try JSONValue(
                     encoding: ActivityListResult(
-                        now: now, activities: runtime.host.activityList(app: params?.app, all: params?.all == true, at: now))))
+                        now: now, activities: runtime.host.activityList(app: params?.app, all: params?.all == true, at: now),
+                        enabled: runtime.configuration.activities.enabled,
+                        frequentPushUpdates: params?.app.map { runtime.host.frequentPushUpdates(app: $0) })))
         case .activityGet:
             let params = try decode(ActivityIDParams.self, from: params, method: name)
             switch runtime.host.activityDetail(params.id, at: runtime.now) {

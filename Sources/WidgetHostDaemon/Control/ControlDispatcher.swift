@@ -128,13 +128,17 @@ struct ControlDispatcher {
         guard let params else {
             throw JSONRPCError.invalidParams("\(method) needs params (an object); see docs/protocol.md")
         }
+        if case .array = params {
+            // Every method is declared "paramStructure": "by-name" in docs/openrpc.json.
+            throw JSONRPCError.invalidParams("\(method) takes its params by name, as an object (docs/openrpc.json); got an array")
+        }
         do { return try params.decode(as: T.self) } catch {
             throw JSONRPCError.invalidParams("\(method): \(DecodingFailure.describe(error))")
         }
     }
 
     func decodeOptional<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T? {
-        guard let params, params != .object([:]) else { return nil }
+        guard let params, params != .object([:]), params != .array([]) else { return nil }
         return try decode(type, from: params, method: method)
     }
 

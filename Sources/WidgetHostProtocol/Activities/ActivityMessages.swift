@@ -71,9 +71,15 @@ public struct ActivityListParams: Sendable, Hashable, Codable {
 public struct ActivityListResult: Sendable, Hashable, Codable {
     public var now: Date
     public var activities: [ActivityInfo]
-    public init(now: Date, activities: [ActivityInfo]) {
+    /// `activities.enabled` (`ActivityAuthorizationInfo().areActivitiesEnabled`).
+    public var enabled: Bool?
+    /// Whether the app asked about has the frequent-updates entitlement.
+    public var frequentPushUpdates: Bool?
+    public init(now: Date, activities: [ActivityInfo], enabled: Bool? = nil, frequentPushUpdates: Bool? = nil) {
         self.now = now
         self.activities = activities
+        self.enabled = enabled
+        self.frequentPushUpdates = frequentPushUpdates
     }
 }
 

@@ -27,10 +27,15 @@ public enum JSONRPCMessage: Sendable, Hashable {
             return .invalid(
                 id: nil, error: .parseError("the line is not valid JSON: a comma before } or ] at byte \(offset)"))
         }
+        if case .array = value {
+            return .invalid(id: nil, error: .invalidRequest("batches are not supported; send one object per line"))
+        }
+        return classify(value)
+    }
+
+    /// One decoded JSON value as a message: a line's, or a batch member's (`JSONRPCLine`).
+    public static func classify(_ value: JSONValue) -> Parsed {
         guard case .object(let object) = value else {
-            if case .array = value {
-                return .invalid(id: nil, error: .invalidRequest("batches are not supported; send one object per line"))
-            }
             return .invalid(id: nil, error: .invalidRequest("expected a JSON object"))
         }
 
@@ -77,6 +82,13 @@ public enum JSONRPCMessage: Sendable, Hashable {
 
     /// The message as one NDJSON line, newline included.
     public func encodedLine() throws -> Data {
+        var data = try WireCoding.encode(try jsonValue())
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The message as a JSON object, as it goes on the wire alone or in a batch.
+    public func jsonValue() throws -> JSONValue {
         var object: [String: JSONValue] = ["jsonrpc": "2.0"]
         switch self {
         case .request(let id, let method, let params):
@@ -93,9 +105,7 @@ public enum JSONRPCMessage: Sendable, Hashable {
             object["id"] = try id.map { try JSONValue(encoding: $0) } ?? .null
             object["error"] = try JSONValue(encoding: error)
         }
-        var data = try WireCoding.encode(JSONValue.object(object))
-        data.append(UInt8(ascii: "\n"))
-        return data
+        return .object(object)
     }
 
     public static func encodingRequest(id: JSONRPCID, method: String, params: some Encodable) throws -> JSONRPCMessage {

@@ -24,7 +24,7 @@ final class DaemonFixture: @unchecked Sendable {
     /// `extensions`: bundle names such as "WellBehaved", "Sleeper" (see extension.py).
     init(
         extensions: [String] = ["WellBehaved"], configure: (inout HostConfiguration) -> Void = { _ in },
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], control configureControl: (inout ControlSettings) -> Void = { _ in }
     ) throws {
         directory = try Self.makeTemporaryDirectory()
         var found: [ExtensionBundle] = []
@@ -46,8 +46,10 @@ final class DaemonFixture: @unchecked Sendable {
         }
         var host = HostConfiguration()
         configure(&host)
+        var control = ControlSettings(socketPath: "\(directory)/control.sock")
+        configureControl(&control)
         var options = DaemonOptions(
-            host: host, control: ControlSettings(socketPath: "\(directory)/control.sock"),
+            host: host, control: control,
             pluginPaths: ["\(directory)/plugins"], appGroupsPath: "\(directory)/AppGroups",
             statePath: "\(directory)/state")
         try "boot-1\n".write(toFile: "\(directory)/boot_id", atomically: true, encoding: .utf8)
@@ -104,8 +106,18 @@ final class TestClient {
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 
-    /// Next line from the daemon, parsed; nil on EOF or timeout.
+    /// Next line from the daemon, parsed; nil on EOF or timeout. A batch's array is `.invalid`
+    /// here; `receiveLine()` reads those.
     func receive() -> JSONRPCMessage.Parsed? {
+        receiveBytes().map { JSONRPCMessage.parse($0) }
+    }
+
+    /// Next line from the daemon as a single message or a batch's array; nil on EOF or timeout.
+    func receiveLine() -> JSONRPCLine? {
+        receiveBytes().map { JSONRPCLine.parse($0, maxBatch: .max) }
+    }
+
+    private func receiveBytes() -> [UInt8]? {
         while pending.isEmpty {
             var buffer = [UInt8](repeating: 0, count: 65536)
             let count = read(fd, &buffer, buffer.count)
@@ -114,7 +126,7 @@ final class TestClient {
                 if case .line(let line) = frame { pending.append(line) }
             }
         }
-        return JSONRPCMessage.parse(pending.removeFirst())
+        return pending.removeFirst()
     }
 
     /// Sends a request and returns its result or error, skipping notifications.
