@@ -18,7 +18,11 @@ extension WidgetHost {
     /// Sends the next queued request if the extension is free; an extension left with nothing
     /// to do is stopped after the idle timeout.
     mutating func dispatchNext(on ext: String, at now: Date) {
-        guard var queue = queues[ext], queue.inFlight == nil else { return }
+        // Out of the dictionary while it changes: a copy would copy every waiting request
+        // (quadratic when thousands of widgets wait on one extension).
+        guard var queue = queues.removeValue(forKey: ext) else { return }
+        defer { queues[ext] = queue }
+        guard queue.inFlight == nil else { return }
         guard var request = queue.waiting.popFirst() else {
             if queue.processAlive {
                 if queue.idleSince == nil { queue.idleSince = now }
@@ -26,14 +30,12 @@ extension WidgetHost {
             } else {
                 deadlines.schedule(.extension(ext), at: nil)
             }
-            queues[ext] = queue
             return
         }
         request.deadline = now + configuration.limits.timeout(for: request.call.method)
         queue.inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
         queue.idleSince = nil
         queue.processAlive = true
-        queues[ext] = queue
         step.effects.append(.send(request))
         deadlines.schedule(.extension(ext), at: request.deadline)
     }

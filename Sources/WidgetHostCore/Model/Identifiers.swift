@@ -3,9 +3,15 @@ public struct WidgetID: Sendable, Hashable, Comparable, Codable, CustomStringCon
     ExpressibleByStringLiteral
 {
     public let rawValue: String
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    /// The numeric suffix, read once: ids are compared on every heap operation and sort.
+    private let number: Int?
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+        number = Int(rawValue.drop(while: { !$0.isNumber }))
+    }
+    public init(stringLiteral value: String) { self.init(value) }
+    public init(from decoder: any Decoder) throws { self.init(try decoder.singleValueContainer().decode(String.self)) }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
@@ -16,7 +22,8 @@ public struct WidgetID: Sendable, Hashable, Comparable, Codable, CustomStringCon
         if let l = lhs.number, let r = rhs.number, l != r { return l < r }
         return lhs.rawValue < rhs.rawValue
     }
-    private var number: Int? { Int(rawValue.drop(while: { !$0.isNumber })) }
+    public static func == (lhs: WidgetID, rhs: WidgetID) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
 
 /// Identifies one request sent to an extension process; from a counter, never reused in a run.

@@ -65,10 +65,11 @@ struct SimulationRecorder {
         update(id) { $0.deferrals.append(DeferralSpan(from: open.since, until: time, reason: open.reason)) }
     }
 
+    /// Changes a report in place: a copy would copy its reloads and deferrals, which grow
+    /// with the simulated period (quadratic over 40 days).
     private mutating func update(_ id: String, _ change: (inout WidgetReport) -> Void) {
-        guard var report = reports[id] else { return }
-        change(&report)
-        reports[id] = report
+        guard reports[id] != nil else { return }
+        change(&reports[id]!)
     }
 
     mutating func requested(at time: Date, app: String, kind: String?, foreground: Bool, reply: HostReply?) {

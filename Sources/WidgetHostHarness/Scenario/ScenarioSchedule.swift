@@ -41,6 +41,8 @@ struct ScenarioSchedule {
     private func at(_ offset: TimeInterval, on day: Date) -> Date { day + offset }
 
     func isForeground(_ app: ScenarioApp, at time: Date) -> Bool {
+        // The calendar's arithmetic is the dearest part of building the inputs: skip it when it cannot matter.
+        guard !app.foreground.isEmpty else { return false }
         let today = calendar.startOfDay(for: time)
         let days = [calendar.date(byAdding: .day, value: -1, to: today) ?? today, today]
         return app.foreground.contains { window in
