@@ -252,6 +252,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // seeds/004's pizza delivery Live Activity: the `pizza` app (ActivityKit) and its attributes.
+        .executableTarget(
+            name: "pizza",
+            dependencies: [
+                "ActivityKit", "PizzaDeliveryShared", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/PizzaDelivery.appex/Sources/App",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "PizzaDeliveryShared",
+            dependencies: ["ActivityKit"],
+            path: "Examples/PizzaDelivery.appex/Sources/Shared",
+            swiftSettings: strict
+        ),
+
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
             name: "widgethost-bench",
