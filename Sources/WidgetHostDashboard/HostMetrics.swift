@@ -67,7 +67,9 @@ final class HostMetrics: @unchecked Sendable {
             charges[widget.id] = nil
             for gauge in widgetGauges.removeValue(forKey: widget.id) ?? [] { gauge.destroy() }
             gauges = gauges.filter { !$0.key.contains("\u{1}widget=\(widget.id)\u{1}") }
-        case .widgetAdded, .diagnostic, .snapshotReceived, .extensionStopped, .activity:
+        default:
+            // Notices without a figure here (added, diagnostics, snapshots, idle stops, Live
+            // Activities, intents, controls): a new kind of notice never breaks /metrics.
             break
         }
     }

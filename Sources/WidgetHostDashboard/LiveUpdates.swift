@@ -61,7 +61,9 @@ final class LiveUpdates: @unchecked Sendable {
         case .widgetAdded, .reloadStarted, .reloadDeferred, .reloadFinished, .entryChanged, .diagnostic,
             .extensionKilled:
             if !changed.contains(id) { changed.append(id) }
-        case .reloadCoalesced, .snapshotReceived, .extensionStopped, .activity:
+        default:
+            // Nothing on a widget's card changes (coalesced requests, snapshots, Live Activities,
+            // intents and controls, whose reload that follows is shown as it happens).
             return
         }
         guard !flushScheduled, !clients.isEmpty else {

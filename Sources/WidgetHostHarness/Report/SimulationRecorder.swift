@@ -54,7 +54,8 @@ struct SimulationRecorder {
                 case .success: break
                 }
             }
-        case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped:
+        case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped,
+            .intentFinished, .controlUpdated:
             break
         case .activity(let activity):
             activities.record(activity)

@@ -149,6 +149,9 @@ extension ExtensionRequest.Call {
         case .placeholder(let params): params.kind
         case .snapshot(let params): params.kind
         case .timeline(let params): params.kind
+        case .perform(let params): params.kind
+        case .options(let params): params.kind
+        case .controlValue(let params): params.kind
         }
     }
 }
