@@ -1,9 +1,10 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
 SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux patchelf
-# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes);
+# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes) and, driven
+# by chromedriver through selenium, tests the live dashboard; prometheus_client parses /metrics;
 # python3-venv holds the OpenRPC checks' jsonschema (scripts/ensure-python-packages.sh).
-TEST_PACKAGES := chromium python3-venv
+TEST_PACKAGES := chromium chromium-driver python3-selenium python3-prometheus-client python3-venv
 BUILD_FLAGS ?=
 
 .PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install release man deb test-system
