@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "WidgetKit", targets: ["WidgetKit"]),
         .library(name: "SwiftUI", targets: ["SwiftUI"]),
         .library(name: "SDKFoundation", targets: ["SDKFoundation"]),
+        .library(name: "AppIntents", targets: ["AppIntents"]),
         .library(name: "ActivityKit", targets: ["ActivityKit"]),
         .library(name: "WidgetHostRendering", targets: ["WidgetHostRendering"]),
         .library(name: "WidgetHostProtocol", targets: ["WidgetHostProtocol"]),
@@ -39,6 +40,9 @@ let package = Package(
         // Foundation types Apple's SDK frameworks use and swift-corelibs-foundation lacks
         // (`LocalizedStringResource`); AppIntents and ActivityKit re-export it.
         .target(name: "SDKFoundation", swiftSettings: strict),
+        // App Intents with Apple's names: AppIntent, @Parameter, AppEnum, AppEntity, EntityQuery; the
+        // schema `initialize` declares and the runner behind `intent/perform` and `intent/options`.
+        .target(name: "AppIntents", dependencies: ["SDKFoundation", "WidgetHostProtocol"], swiftSettings: strict),
         // Live Activities with ActivityKit's names; the app side talks to widgethostd's control socket.
         .target(
             name: "ActivityKit", dependencies: ["SDKFoundation", "WidgetHostProtocol", "WidgetHostClient"],
@@ -49,7 +53,8 @@ let package = Package(
         .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
         .target(
-            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI"], swiftSettings: strict),
+            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit"],
+            swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
             name: "WidgetHostCore",
@@ -231,6 +236,22 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // seeds/004's pizza delivery Live Activity: the `pizza` app (ActivityKit) and its attributes.
+        .executableTarget(
+            name: "pizza",
+            dependencies: [
+                "ActivityKit", "PizzaDeliveryShared", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/PizzaDelivery.appex/Sources/App",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "PizzaDeliveryShared",
+            dependencies: ["ActivityKit"],
+            path: "Examples/PizzaDelivery.appex/Sources/Shared",
+            swiftSettings: strict
+        ),
+
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
             name: "widgethost-bench",
@@ -286,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetKitTests",
-            dependencies: ["WidgetKit", "SwiftUI", "WidgetHostProtocol"],
+            dependencies: ["WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit"],
             swiftSettings: strict
         ),
         .testTarget(

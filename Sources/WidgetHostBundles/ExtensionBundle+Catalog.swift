@@ -4,16 +4,17 @@ import WidgetHostProtocol
 
 extension ExtensionBundle {
     /// The extension as the core knows it, once `initialize` has listed its widgets.
-    public func descriptor(widgets: [WidgetDescriptor]) -> ExtensionDescriptor {
+    public func descriptor(widgets: [WidgetDescriptor], controls: [ControlDescriptor] = []) -> ExtensionDescriptor {
         ExtensionDescriptor(
-            id: bundleID, app: appID, displayName: displayName, widgets: widgets, frequentPushUpdates: frequentPushUpdates)
+            id: bundleID, app: appID, displayName: displayName, widgets: widgets, controls: controls,
+            frequentPushUpdates: frequentPushUpdates)
     }
 
     /// The extension as `extensions` and `rescan` show it.
-    public func loaded(widgets: [WidgetDescriptor]) -> LoadedExtension {
+    public func loaded(widgets: [WidgetDescriptor], controls: [ControlDescriptor] = []) -> LoadedExtension {
         LoadedExtension(
             id: bundleID, app: appID, displayName: displayName, path: directory.path, appGroups: appGroups,
-            widgets: widgets)
+            widgets: widgets, controls: controls.isEmpty ? nil : controls)
     }
 }
 

@@ -19,6 +19,10 @@ public struct WidgetHost: Sendable {
     var nextRequestNumber = 1
     var deadlines = DeadlineQueue()
     var step = StepCollector()
+    /// Control widgets by extension and kind, and what their providers last said.
+    var controls: [ControlKey: ControlState] = [:]
+    /// Requests whose answer a client waits for (`.answerLater`), and what to do with it.
+    var clientWaits: [RequestID: ClientWait] = [:]
 
     public init(configuration: HostConfiguration = .default) {
         self.configuration = configuration
@@ -42,6 +46,8 @@ public struct WidgetHost: Sendable {
                 record.pending = retry
                 record.running = nil
             }
+            // An intent that ran when the host stopped is gone with its process; a toggle shows its old state.
+            record.interaction = nil
             records[record.id] = record
         }
     }
@@ -89,6 +95,13 @@ public struct WidgetHost: Sendable {
         case .reloadRequested(let request): reply = reloadTimelines(request, at: now)
         case .viewRecorded(let id): reply = recordView(id, at: now)
         case .snapshotRequested(let id, let isPreview): reply = requestSnapshot(id, isPreview: isPreview, at: now)
+        case .widgetConfigured(let id, let values): reply = configureWidget(id, values, at: now)
+        case .optionsRequested(let kind, let parameter, let app):
+            reply = requestOptions(kind: kind, parameter: parameter, app: app, at: now)
+        case .tapped(let request): reply = tap(request, at: now)
+        case .controlTapped(let kind, let app): reply = tapControl(kind: kind, app: app, at: now)
+        case .controlsReloadRequested(let kind, let app): reply = reloadControls(kind: kind, app: app, at: now)
+        case .deviceChanged(let settings): reply = changeDevice(settings, at: now)
         case .extensionReplied(let id, let reply_, let footprint):
             reply = nil
             extensionReplied(id, reply_, footprintBytes: footprint, at: now)

@@ -45,6 +45,9 @@ public final class HostDriver {
     /// A `persist` effect could not be written. The core's state is still right in memory;
     /// the next step that changes the same widgets writes them again.
     public var storeFailed: (StateError) -> Void = { _ in }
+    /// The core answers a command it answered `.answerLater(id)` (the daemon replies to the
+    /// client waiting on `id`; the harness records it).
+    public var answered: (RequestID, HostReply) -> Void = { _, _ in }
 
     public init(
         host: WidgetHost, clock: any HostClock, runner: any ExtensionRunner, store: (any StateStore)?,
@@ -102,6 +105,7 @@ public final class HostDriver {
             case .terminate(let ext): runner.terminate(ext)
             case .persist(let scope): persist(scope)
             case .notice(let notice): notices.publish(notice)
+            case .answer(let id, let reply): answered(id, reply)
             }
         }
         return step.reply

@@ -47,6 +47,14 @@ extension ControlMethod {
         case .pushActivity: MethodWireTypes(params: .required(ActivityPushParams.self), result: ActivityPushResult.self)
         case .pushWidget: MethodWireTypes(params: .required(WidgetPushParams.self), result: WidgetPushResult.self)
         case .pushTokens: MethodWireTypes(params: .optional(PushTokensParams.self), result: PushTokensResult.self)
+        case .configureWidget:
+            MethodWireTypes(params: .required(ConfigureWidgetParams.self), result: ConfigureWidgetResult.self)
+        case .options: MethodWireTypes(params: .required(OptionsParams.self), result: IntentOptionsResult.self)
+        case .tap: MethodWireTypes(params: .required(TapParams.self), result: TapResult.self)
+        case .tapControl: MethodWireTypes(params: .required(TapControlParams.self), result: TapResult.self)
+        case .controls: MethodWireTypes(params: .optional(ControlsParams.self), result: [ControlStatus].self)
+        case .reloadControls: MethodWireTypes(params: .optional(ControlsParams.self), result: ReloadControlsResult.self)
+        case .device: MethodWireTypes(params: .optional(DeviceParams.self), result: DeviceResult.self)
         }
     }
 
@@ -62,6 +70,11 @@ extension ExtensionMethod {
         case .placeholder: MethodWireTypes(params: .required(PlaceholderParams.self), result: TimelineEntryPayload.self)
         case .snapshot: MethodWireTypes(params: .required(SnapshotParams.self), result: TimelineEntryPayload.self)
         case .timeline: MethodWireTypes(params: .required(TimelineParams.self), result: TimelinePayload.self)
+        case .intentPerform:
+            MethodWireTypes(params: .required(IntentPerformParams.self), result: IntentPerformResult.self)
+        case .intentOptions:
+            MethodWireTypes(params: .required(IntentOptionsParams.self), result: IntentOptionsResult.self)
+        case .controlValue: MethodWireTypes(params: .required(ControlValueParams.self), result: ControlValueResult.self)
         }
     }
 }

@@ -65,6 +65,8 @@ enum Layout {
             return children.first.map { flexibility($0, in: axis) } ?? .none
         case .link(_, let label):
             return flexibility(label, in: axis)
+        case .button(let control), .toggle(let control):
+            return flexibility(control.label, in: axis)
         case .label, .text, .empty, .unknown:
             return .none
         }
@@ -110,6 +112,7 @@ enum Layout {
             result = (t.width + i.width + 6, max(t.height, i.height))
         case .image: result = (size, size)
         case .link(_, let label): result = estimate(label, fontSize: size)
+        case .button(let control), .toggle(let control): result = estimate(control.label, fontSize: size)
         case .gauge, .progress: result = (40, 40)
         case .empty, .spacer, .divider, .fill, .shape, .accessoryWidgetBackground, .unknown: result = (0, 0)
         }

@@ -97,6 +97,15 @@ struct NodeWriter {
             writeGauge(gauge, item: item, context)
         case .progress(let progress):
             writeProgress(progress, item: item, context)
+        case .button(let control), .toggle(let control):
+            // A tap target: the dashboard posts `tap {id, button}` with data-wh-button.
+            let toggle = control.isOn.map { " wh-toggle" + ($0 ? " wh-on" : "") } ?? ""
+            out += "<span class=\"wh-button\(toggle)\" data-wh-button=\"\(HTMLText.attribute(control.id))\""
+            out += " title=\"\(HTMLText.attribute(control.intent.displayName))\" style=\"\(item)\">"
+            var inner = context
+            inner.axis = .vertical
+            write(control.label, inner)
+            out += "</span>"
         case .link(let url, let label):
             out += "<span class=\"wh-link\" data-wh-url=\"\(HTMLText.attribute(url))\" style=\"\(item)\">"
             var inner = context

@@ -27,6 +27,8 @@ public enum Stylesheet {
 .wh-symbol-missing,.wh-image-refused{display:inline-block;border:1px dashed currentColor;border-radius:4px;padding:0 3px;font-size:9px;line-height:1.4;opacity:.7;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .wh-label{display:inline-flex;flex-direction:row;align-items:center;gap:0.35em}
 .wh-link{display:inline-flex;flex-direction:column;cursor:pointer}
+.wh-button{display:inline-flex;flex-direction:column;cursor:pointer}
+.wh-toggle{opacity:.75}.wh-toggle.wh-on{opacity:1}
 .wh-shape,.wh-fill{min-width:0;min-height:0}
 .wh-accessory-background{border-radius:inherit;background:rgba(255,255,255,.18);min-width:0;min-height:0;width:100%;height:100%}
 .wh-gauge-ring{position:relative;width:100%;height:100%;aspect-ratio:1/1;max-width:100%;max-height:100%;display:flex;align-items:center;justify-content:center}

@@ -109,3 +109,67 @@ struct LiveActivityTests {
         #expect(afterEnd.stderr.contains("Unregistered: Live Activity a1 is dismissed (ended at"), "\(afterEnd.stderr)")
     }
 }
+
+@Suite("The pizza app (ActivityKit) against the real daemon", .serialized)
+struct PizzaAppTests {
+    static func pizza(_ daemon: RealDaemon, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+        let binary = RealDaemon.packageRoot.appendingPathComponent(".build/debug/pizza")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "pizza is not built")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ["WIDGETHOST_SOCKET": daemon.socket, "TZ": "UTC"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+            String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
+    }
+
+    @Test("pizza starts the seed's activity through ActivityKit, updates it, receives a push, and ends it")
+    func startUpdatePushEnd() throws {
+        let daemon = try RealDaemon()
+        let started = try Self.pizza(daemon, "start", "--token")
+        #expect(started.status == 0, "\(started.stderr)")
+        let words = started.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(words.first == "a1")
+        let token = try #require(words.last)
+        #expect(token.count == 64)
+
+        let updated = try Self.pizza(daemon, "update", "a1", "--driver", "John", "--alert")
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(updated.stdout.contains("a1 active onTheWay"), "\(updated.stdout)")
+        let story = try daemon.cli("activity", "a1", "--json")
+        let detail = try WireCoding.decode(ActivityDetailResult.self, from: Data(story.stdout.utf8))
+        #expect(detail.activity.attributesType == "PizzaDeliveryAttributes")
+        #expect(detail.activity.attributes == ["orderNumber": "12345", "pizzaType": "Pepperoni"])
+        #expect(detail.activity.content.state["driverName"] == "John")
+        #expect(detail.activity.lastAlert?.body == "Your Pepperoni pizza has arrived")
+
+        // The provider pushes the next state; the app reads it back through ActivityKit.
+        let state = daemon.directory + "/delivered.json"
+        try #"{"status":"delivered","estimatedDeliveryTime":"2026-02-15T12:00:00Z","driverName":"Ada"}"#.write(
+            toFile: state, atomically: true, encoding: .utf8)
+        let pushed = try daemon.cli("push", "activity", token, "--content-state", state)
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let listed = try Self.pizza(daemon, "list")
+        #expect(listed.stdout.contains("a1 active 12345 delivered"), "\(listed.stdout)")
+
+        let ended = try Self.pizza(daemon, "end", "a1", "--immediate")
+        #expect(ended.stdout.contains("a1 dismissed"), "\(ended.stdout)")
+        #expect(try Self.pizza(daemon, "list").stdout.isEmpty)
+    }
+
+    @Test("Too many deliveries at once is targetMaximumExceeded, as ActivityKit names it")
+    func tooMany() throws {
+        let daemon = try RealDaemon(config: "[activities]\nmax_per_app = 1\n")
+        #expect(try Self.pizza(daemon, "start").status == 0)
+        let second = try Self.pizza(daemon, "start")
+        #expect(second.status == 65)
+        #expect(second.stderr.contains("targetMaximumExceeded"), "\(second.stderr)")
+    }
+}

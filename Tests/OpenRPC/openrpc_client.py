@@ -2,13 +2,15 @@
 """A second client of widgethost's control channel, written from docs/openrpc.json alone.
 
 It reads the OpenRPC document and, in the style of schemathesis for OpenAPI, exercises every
-method it describes, once each, in the document's order, against a running daemon:
+method it describes, once each, in the document's order (streams first), against a running
+daemon:
 
 - the method's first example, by name, on a fresh connection: the reply must echo the id and
   carry a result valid against the method's result schema, read strictly (an object may not
   have a property the document does not name);
-- a method that describes an x-notification (subscribe) keeps its connection open; the
-  notifications it receives during the run must be valid against the notification's schema;
+- a method that describes an x-notification (subscribe) is called first and keeps its
+  connection open; every notification it receives during the run must be valid against the
+  notification's schema;
 - every required param left out, a param of the wrong type, the params as an array: each
   must be answered with an error the method documents;
 - every error must be a JSON-RPC error object with an integer code and a message.
@@ -196,7 +198,10 @@ class Run:
 
     def run(self):
         subscriptions = []
-        for method in map(self.document.resolve, self.document.raw["methods"]):
+        # Methods that open a stream (x-notification) go first, so their streams see the whole run.
+        methods = list(map(self.document.resolve, self.document.raw["methods"]))
+        methods.sort(key=lambda method: "x-notification" not in method)
+        for method in methods:
             before = len(self.failures)
             try:
                 negatives = self.exercise(method, subscriptions)

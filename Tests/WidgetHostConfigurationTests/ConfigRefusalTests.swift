@@ -64,7 +64,7 @@ struct ConfigRefusalTests {
                 kind: .unknownKey),
             Refusal(
                 text: "[limits]\nmax-entries = 40",
-                expected: "config/widgethost.toml:2: unknown key limits.max-entries; did you mean limits.max_entries? Known keys in [limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, sandbox, processes, open_files, cgroup",
+                expected: "config/widgethost.toml:2: unknown key limits.max-entries; did you mean limits.max_entries? Known keys in [limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, intent_timeout, memory, memory_sample_interval, sandbox, processes, open_files, cgroup",
                 kind: .unknownKey),
             Refusal(
                 text: "\n[budgets]\nmin = 40",

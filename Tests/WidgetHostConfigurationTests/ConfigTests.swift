@@ -124,6 +124,7 @@ struct ConfigTests {
             max_view_depth = 8
             timeline_timeout = "2s"
             placeholder_timeout = "250ms"
+            intent_timeout = "3s"
             memory = "8MiB"
             memory_sample_interval = 0.02
             sandbox = "required"
@@ -163,6 +164,7 @@ struct ConfigTests {
         #expect(host.limits.maxViewDepth == 8)
         #expect(host.limits.timelineTimeout == 2)
         #expect(host.limits.placeholderTimeout == 0.25)
+        #expect(host.limits.intentTimeout == 3)
         #expect(host.limits.memory == 8 * 1024 * 1024)
         #expect(host.limits.memorySampleInterval == 0.02)
         #expect(configuration.cgroup == .off)
@@ -283,7 +285,7 @@ struct ConfigTests {
             ),
             (
                 "[host]\nlimits.cgroup = \"off\"",
-                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, memory, memory_sample_interval, sandbox, processes, open_files"
+                "day.toml:2: unknown key host.limits.cgroup; known keys in [host.limits]: warn_entries, max_entries, max_timeline_bytes, max_view_nodes, max_view_depth, timeline_timeout, placeholder_timeout, intent_timeout, memory, memory_sample_interval, sandbox, processes, open_files"
             ),
         ])
     func hostRuleRefusals(text: String, expected: String) throws {

@@ -167,6 +167,19 @@ struct ActivityTests {
         #expect(restored.startPizza().id == "a2")
     }
 
+    @Test("A dismissed activity's story is kept activities.keep_dismissed, then forgotten (and removed from the state)", arguments: [24.0, 2.0])
+    func keepDismissed(hours: Double) {
+        var test = TestHost(activityRules: { $0.keepDismissed = .hours(hours) })
+        let activity = test.startPizza()
+        _ = test.activity(.end(ActivityEndParams(id: activity.id, dismissalPolicy: .immediate)))
+        test.advance(to: t0 + .hours(hours) - 1)
+        #expect(test.host.activities[activity.id]?.state == .dismissed)
+        test.advance(to: t0 + .hours(hours))
+        #expect(test.host.activities[activity.id] == nil)
+        let removed = test.effects.compactMap { if case .persist(let scope) = $0 { scope.activities.removed } else { nil } }
+        #expect(removed.last == [activity.id])
+    }
+
     @Test("Every change of an activity is persisted in the step that made it")
     func persistScope() {
         var test = TestHost(activityRules: { _ in })

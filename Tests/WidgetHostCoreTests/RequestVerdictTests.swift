@@ -6,12 +6,13 @@ import WidgetHostProtocol
 /// The rules every shell asks about a request: the core's own handlers, and the doctor.
 @Suite("The verdict on a request")
 struct RequestVerdictTests {
-    @Test("placeholder/get has placeholder_timeout; everything else, initialize too, timeline_timeout")
+    @Test("placeholder/get has placeholder_timeout; intents, options and control values intent_timeout; the rest, initialize too, timeline_timeout")
     func timeouts() {
         var limits = ExtensionLimits()
         limits.placeholderTimeout = 1
         limits.timelineTimeout = 5
-        #expect(ExtensionMethod.allCases.map { limits.timeout(for: $0) } == [5, 1, 5, 5])
+        limits.intentTimeout = 3
+        #expect(ExtensionMethod.allCases.map { limits.timeout(for: $0) } == [5, 1, 5, 5, 3, 3, 3])
     }
 
     @Test("A request runs on until its deadline, which is a timeout at the instant it comes", arguments: ExtensionMethod.allCases)

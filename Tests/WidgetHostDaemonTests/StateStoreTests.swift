@@ -145,7 +145,7 @@ struct StateStoreTests {
             """
             PRAGMA synchronous = NORMAL;
             BEGIN;
-            INSERT INTO widgets VALUES ('w2', 'BirthdayHomeWidget', 'systemMedium', 'com.birthdayreminders',
+            INSERT INTO widgets (id, kind, family, app, extension, added_at, record) VALUES ('w2', 'BirthdayHomeWidget', 'systemMedium', 'com.birthdayreminders',
                 'com.birthdayreminders.widget', '\(RFC3339.format(record.addedAt))', '\(json)');
             \(ledger.joined(separator: "\n"))
             COMMIT;
@@ -181,7 +181,7 @@ struct StateStoreTests {
         try store.write(host: hostRecord(), changed: [richRecord(1), richRecord(2), richRecord(3)], removed: [])
         let path = store.path
         #expect(try sqlite3(path, "PRAGMA journal_mode") == "wal")
-        #expect(try sqlite3(path, "PRAGMA user_version") == "2")
+        #expect(try sqlite3(path, "PRAGMA user_version") == "3")
         #expect(try sqlite3(path, "SELECT count(*) FROM ledger") == "6")
         #expect(
             try sqlite3(path, "SELECT started_at FROM ledger WHERE widget_id = 'w2' ORDER BY started_at")
@@ -234,7 +234,7 @@ struct StateStoreTests {
         } throws: { error in
             guard let error = error as? StateError else { return false }
             let text = error.description
-            return error == .newerSchema(path: scratch.stateFile, found: 7, supported: 2)
+            return error == .newerSchema(path: scratch.stateFile, found: 7, supported: 3)
                 && text.contains("Upgrade widgethost")
                 && text.contains("mkdir \(scratch.path)/widgethost.newer && mv \(scratch.stateFile)* \(scratch.path)/widgethost.newer/")
         }
@@ -347,7 +347,7 @@ struct StateStoreTests {
         let before = bytes(scratch.stateFile)
         let check = SQLiteStateStore.check(directory: scratch.path)
         #expect(check.healthy)
-        #expect(check.text.contains("schema version: 2 (this widgethostd knows up to 2)"))
+        #expect(check.text.contains("schema version: 3 (this widgethostd knows up to 3)"))
         #expect(check.text.contains("integrity_check: ok"))
         #expect(check.text.contains("rows: host 1, widgets 2, ledger 3"))
         #expect(check.text.contains("the ledger table matches every record's ledger"))
@@ -360,10 +360,10 @@ struct StateStoreTests {
     func checkNewer() throws {
         let scratch = ScratchDirectory()
         try makeStateFile(in: scratch.path)
-        _ = try sqlite3(scratch.stateFile, "PRAGMA user_version = 3")
+        _ = try sqlite3(scratch.stateFile, "PRAGMA user_version = 9")
         let check = SQLiteStateStore.check(directory: scratch.path)
         #expect(!check.healthy)
-        #expect(check.text.contains("schema version: 3 (this widgethostd knows up to 2)"))
+        #expect(check.text.contains("schema version: 9 (this widgethostd knows up to 3)"))
         #expect(check.text.contains("Upgrade widgethost"))
     }
 
@@ -471,6 +471,9 @@ private struct CoreDriver {
                         byteCount: 100)
                 case .placeholder, .snapshot:
                     reply = .entry(TimelineEntryPayload(date: now, content: .string("placeholder")))
+                case .perform: reply = .performed(IntentPerformResult())
+                case .options: reply = .options(IntentOptionsResult(options: []))
+                case .controlValue: reply = .controlValue(ControlValueResult())
                 }
                 try execute(host.handle(.extensionReplied(request.id, reply, footprintBytes: 1_000_000), at: now))
             default:

@@ -94,7 +94,7 @@ struct ScenarioErrorTests {
         #expect(files.count >= 8)
         for file in files {
             let scenario = try Scenario.load(contentsOf: directory.appendingPathComponent(file).path)
-            #expect(!scenario.widgets.isEmpty, "\(file)")
+            #expect(!scenario.widgets.isEmpty || !scenario.activities.isEmpty, "\(file)")
         }
     }
 

@@ -106,6 +106,20 @@ struct HostNoticeWireTests {
                 + #""type":"extensionStopped"}"#
         ),
         (
+            .intentFinished(
+                extension: "com.lucidpal.widget", widgetId: "w1", control: nil, at: t0, intent: "Mark Done",
+                outcome: .timedOut, durationMs: 5000, detail: "no reply"),
+            #"{"at":"2026-02-15T08:00:00Z","detail":"no reply","durationMs":5000,"extension":"com.lucidpal.widget","#
+                + #""intent":"Mark Done","outcome":"timedOut","type":"intentFinished","widgetId":"w1"}"#
+        ),
+        (
+            .controlUpdated(
+                extension: "com.w8trackr.widget", control: "LogWeightControl", at: t0,
+                value: ControlValueResult(isOn: true, title: "Log"), detail: nil),
+            #"{"at":"2026-02-15T08:00:00Z","control":"LogWeightControl","extension":"com.w8trackr.widget","#
+                + #""type":"controlUpdated","value":{"isOn":true,"title":"Log"}}"#
+        ),
+        (
             .activity(ActivityNotice(event: .requested, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .app, state: .active, detail: "requested")),
             #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"requested","event":"requested","source":"app","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"requested","extension":"com.example.pizza","type":"activityRequested"}"#
         ),

@@ -44,8 +44,8 @@ import WidgetHostProtocol
         if case .unknown = children[3].content {} else { Issue.record("text with runs 5 decoded") }
     }
 
-    @Test func protocolVersionIsTwo() {
-        #expect(WidgetHostProtocol.protocolVersion == 2)
-        #expect(InitializeParams().protocolVersion == 2)
+    @Test func protocolVersionIsThree() {
+        #expect(WidgetHostProtocol.protocolVersion == 3)
+        #expect(InitializeParams().protocolVersion == 3)
     }
 }

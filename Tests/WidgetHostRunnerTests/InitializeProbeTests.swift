@@ -48,18 +48,18 @@ struct InitializeProbeTests {
         let result = try face == .synchronous
             ? InitializeProbe.run(launch, limits: ExtensionLimits()) : Self.onEventLoop(launch)
         switch (result, probe.expected) {
-        case (.success(let widgets), .success(let kinds)):
-            #expect(widgets.map(\.kind) == kinds)
+        case (.success(let answer), .success(let kinds)):
+            #expect(answer.widgets.map(\.kind) == kinds)
         case (.failure(.failed(.timedOut)), .failure(.failed(.timedOut))):
             break
         case (.failure(.failed(.protocolError(let message))), .failure(.failed(.protocolError(let expected)))):
             #expect(message.hasPrefix(String(expected.prefix(30))), "\(message)")
         default:
-            #expect(result.map { $0.map(\.kind) } == probe.expected)
+            #expect(result.map { $0.widgets.map(\.kind) } == probe.expected)
         }
     }
 
-    private static func onEventLoop(_ launch: ExtensionLaunch) throws -> Result<[WidgetDescriptor], InitializeProbe.Failure> {
+    private static func onEventLoop(_ launch: ExtensionLaunch) throws -> Result<InitializeResult, InitializeProbe.Failure> {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()

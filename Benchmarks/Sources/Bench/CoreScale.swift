@@ -94,6 +94,9 @@ enum CoreScale {
                 reply = .entry(TimelineEntryPayload(date: now, content: ["placeholder": .bool(true)]))
             case .timeline:
                 reply = .timeline(payload(at: now, spread: spread), byteCount: 200)
+            case .perform: reply = .performed(IntentPerformResult())
+            case .options: reply = .options(IntentOptionsResult(options: []))
+            case .controlValue: reply = .controlValue(ControlValueResult())
             }
             answer(host.handle(.extensionReplied(request.id, reply, footprintBytes: 1_000_000), at: now), &host,
                 now: now, spread: spread)

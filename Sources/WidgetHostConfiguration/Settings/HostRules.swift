@@ -53,6 +53,9 @@ enum HostRules {
             SettingsField("placeholder_timeout") { host, value, key, context throws(ConfigError) in
                 host.limits.placeholderTimeout = try context.values.duration(value, key, zero: false, default: 1)
             },
+            SettingsField("intent_timeout") { host, value, key, context throws(ConfigError) in
+                host.limits.intentTimeout = try context.values.duration(value, key, zero: false, default: 5)
+            },
             SettingsField("memory") { host, value, key, context throws(ConfigError) in
                 host.limits.memory = try context.values.size(value, key, default: 30 * 1024 * 1024)
             },

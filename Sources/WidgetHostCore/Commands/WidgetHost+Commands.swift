@@ -15,19 +15,42 @@ extension WidgetHost {
             return .refused(
                 .unsupportedFamily(kind: request.kind, family: request.family, supported: descriptor.supportedFamilies))
         }
+        var configuration: IntentValues?
+        if let schema = descriptor.intent {
+            switch ConfigurationValidation.resolve(request.configuration ?? [:], schema: schema) {
+            case .failure(let error): return .refused(.invalidConfiguration(kind: request.kind, error))
+            case .success(let values): configuration = values
+            }
+            let checks = ConfigurationValidation.entityChecks(configuration ?? [:], schema: schema)
+            if !checks.isEmpty {
+                return checkEntities(
+                    .add(request, configuration ?? [:]), kind: request.kind, ext: ext.id, parameters: checks, at: now)
+            }
+        } else if let given = request.configuration, !given.isEmpty {
+            return .refused(.notConfigurable(kind: request.kind))
+        }
+        return completeAdd(request, ext: ext, configuration: configuration, at: now)
+    }
 
+    /// Adds a widget whose configuration has been checked.
+    mutating func completeAdd(
+        _ request: AddWidgetRequest, ext: ExtensionDescriptor, configuration: IntentValues?, at now: Date
+    ) -> HostReply {
         let id = WidgetID("w\(host.nextWidgetNumber)")
         host.nextWidgetNumber += 1
         step.hostChanged = true
         let info = WidgetInfo(
-            id: id.rawValue, kind: request.kind, family: request.family, app: ext.app, extension: ext.id)
+            id: id.rawValue, kind: request.kind, family: request.family, app: ext.app, extension: ext.id,
+            configuration: configuration)
         let record = WidgetRecord(info: info, addedAt: now, pinnedBudget: request.pinnedBudget)
         records[id] = record
         step.changed.insert(id)
         emit(.widgetAdded(record.noticeWidget, at: now))
 
         // Placeholder first, so there is something to show while the first timeline loads.
-        enqueue(.placeholder(PlaceholderParams(kind: info.kind, family: info.family)), for: id, on: ext.id, at: now)
+        enqueue(
+            .placeholder(PlaceholderParams(kind: info.kind, family: info.family, environment: requestEnvironment)),
+            for: id, on: ext.id, at: now)
         let outcome = requestReload(id, cause: .host, exemption: .added, at: now)
         return .widgetAdded(AddWidgetResult(widget: info, reload: outcome))
     }
@@ -74,7 +97,9 @@ extension WidgetHost {
 
     mutating func requestSnapshot(_ id: WidgetID, isPreview: Bool, at now: Date) -> HostReply {
         guard let record = records[id] else { return .refused(.unknownWidget(id)) }
-        let params = SnapshotParams(kind: record.info.kind, family: record.info.family, isPreview: isPreview)
+        let params = SnapshotParams(
+            kind: record.info.kind, family: record.info.family, isPreview: isPreview, environment: requestEnvironment,
+            configuration: record.info.configuration)
         return .snapshotRequested(enqueue(.snapshot(params), for: id, on: record.info.extension, at: now))
     }
 
@@ -97,6 +122,7 @@ extension WidgetHost {
 
     mutating func catalogChanged(_ descriptors: [ExtensionDescriptor], at now: Date) {
         catalog = Catalog(descriptors)
+        rebuildControls()
         // Reloads that waited for a missing extension may start now; others may now wait for one.
         for (id, record) in records where record.pending != nil && record.running == nil {
             tryStart(id, at: now)

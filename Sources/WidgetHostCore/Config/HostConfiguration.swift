@@ -59,6 +59,8 @@ public struct ExtensionLimits: Sendable, Hashable, Codable {
     public var timelineTimeout: TimeInterval = 5
     /// From request to reply for `placeholder/get`.
     public var placeholderTimeout: TimeInterval = 1
+    /// From request to reply for `intent/perform`, `intent/options` and `control/value`.
+    public var intentTimeout: TimeInterval = 5
     /// Footprint (RssAnon + VmSwap) above this is a memory kill, like jetsam.
     public var memory = 30 * 1024 * 1024
     /// How often the shell samples footprint while a request runs.

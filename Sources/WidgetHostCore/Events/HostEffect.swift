@@ -14,6 +14,8 @@ public enum HostEffect: Sendable, Hashable {
     case persist(PersistScope)
     /// Tell subscribers and the log.
     case notice(HostNotice)
+    /// The answer to a command that was answered `.answerLater(id)`: send it to whoever waits.
+    case answer(RequestID, HostReply)
 }
 
 public struct ExtensionRequest: Sendable, Hashable {
@@ -21,19 +23,26 @@ public struct ExtensionRequest: Sendable, Hashable {
         case placeholder(PlaceholderParams)
         case snapshot(SnapshotParams)
         case timeline(TimelineParams)
+        case perform(IntentPerformParams)
+        case options(IntentOptionsParams)
+        case controlValue(ControlValueParams)
 
         public var method: ExtensionMethod {
             switch self {
             case .placeholder: .placeholder
             case .snapshot: .snapshot
             case .timeline: .timeline
+            case .perform: .intentPerform
+            case .options: .intentOptions
+            case .controlValue: .controlValue
             }
         }
     }
 
     public var id: RequestID
     public var `extension`: String
-    public var widget: WidgetID
+    /// The widget the request is for; nil for a control's or a client's request.
+    public var widget: WidgetID?
     public var call: Call
     /// When the core will declare it timed out.
     public var deadline: Date

@@ -23,6 +23,20 @@ public enum HostEvent: Sendable, Hashable {
     /// A Live Activity request, update or end from an app, or a simulated push (`Activities/`).
     case activity(ActivityCommand)
 
+    // App Intents: configuration, taps, controls, the device (issue 14).
+    /// The user edits a configurable widget's configuration.
+    case widgetConfigured(WidgetID, IntentValues)
+    /// Someone asks for a configuration parameter's choices.
+    case optionsRequested(kind: String, parameter: String, app: String?)
+    /// The user taps a button or toggle in a widget.
+    case tapped(TapRequest)
+    /// The user taps a Control widget.
+    case controlTapped(kind: String, app: String?)
+    /// `ControlCenter.shared.reloadControls(ofKind:)` (nil kind: every control of the app, or all).
+    case controlsReloadRequested(kind: String?, app: String?)
+    /// The simulated device's locale or text size changes.
+    case deviceChanged(DeviceSettings)
+
     // What an extension did with a request.
     case extensionReplied(RequestID, ExtensionReply, footprintBytes: Int?)
     case extensionFailed(RequestID, ExtensionFailure)
@@ -38,12 +52,31 @@ public struct AddWidgetRequest: Sendable, Hashable {
     public var app: String?
     /// Pins B for this instance (a scenario's choice), overriding the engagement formula.
     public var pinnedBudget: Int?
+    /// A configurable kind's intent values; what is left out takes its default.
+    public var configuration: IntentValues?
 
-    public init(kind: String, family: WidgetFamily, app: String? = nil, pinnedBudget: Int? = nil) {
+    public init(
+        kind: String, family: WidgetFamily, app: String? = nil, pinnedBudget: Int? = nil,
+        configuration: IntentValues? = nil
+    ) {
         self.kind = kind
         self.family = family
         self.app = app
         self.pinnedBudget = pinnedBudget
+        self.configuration = configuration
+    }
+}
+
+/// A tap on a widget's `Button(intent:)` or `Toggle(isOn:intent:)`: named (by id, intent or
+/// label, see `TapParams`), or given as an intent.
+public struct TapRequest: Sendable, Hashable {
+    public var widget: WidgetID
+    public var button: String?
+    public var intent: IntentInvocation?
+    public init(widget: WidgetID, button: String? = nil, intent: IntentInvocation? = nil) {
+        self.widget = widget
+        self.button = button
+        self.intent = intent
     }
 }
 
@@ -81,6 +114,12 @@ public enum ExtensionReply: Sendable, Hashable {
     case timeline(TimelinePayload, byteCount: Int)
     /// `placeholder/get` or `snapshot/get`'s result.
     case entry(TimelineEntryPayload)
+    /// `intent/perform`'s result.
+    case performed(IntentPerformResult)
+    /// `intent/options`' result.
+    case options(IntentOptionsResult)
+    /// `control/value`'s result.
+    case controlValue(ControlValueResult)
 }
 
 /// How a request to an extension failed, as the shell saw it. Timeouts and memory breaches

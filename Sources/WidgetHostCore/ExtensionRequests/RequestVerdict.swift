@@ -7,9 +7,14 @@ import WidgetHostProtocol
 /// asks the same questions instead of deciding on its own.
 extension ExtensionLimits {
     /// How long the host waits for the answer to `method`: `placeholder_timeout` for the
-    /// placeholder, `timeline_timeout` for everything else (`initialize` included).
+    /// placeholder, `intent_timeout` for an intent's `perform()`, a parameter's options and a
+    /// control's value, `timeline_timeout` for everything else (`initialize` included).
     public func timeout(for method: ExtensionMethod) -> TimeInterval {
-        method == .placeholder ? placeholderTimeout : timelineTimeout
+        switch method {
+        case .placeholder: placeholderTimeout
+        case .intentPerform, .intentOptions, .controlValue: intentTimeout
+        case .initialize, .snapshot, .timeline: timelineTimeout
+        }
     }
 
     /// The verdict on a request still running at `now`, sent at `sentAt`, whose latest

@@ -5,7 +5,7 @@ import WidgetHostProtocol
 /// footprint checked against the limit, killed (like jetsam) on a breach.
 extension WidgetHost {
     @discardableResult
-    mutating func enqueue(_ call: ExtensionRequest.Call, for widget: WidgetID, on ext: String, at now: Date) -> RequestID {
+    mutating func enqueue(_ call: ExtensionRequest.Call, for widget: WidgetID?, on ext: String, at now: Date) -> RequestID {
         let id = RequestID(nextRequestNumber)
         nextRequestNumber += 1
         let request = ExtensionRequest(id: id, extension: ext, widget: widget, call: call, deadline: now)
@@ -72,25 +72,32 @@ extension WidgetHost {
 
         switch (request.call, reply) {
         case (.timeline, .timeline(let payload, let byteCount)):
-            finishReload(
-                request.widget, .received(payload, byteCount: byteCount), peakFootprint: flight.peakFootprint, at: now)
+            guard let widget = request.widget else { return }
+            finishReload(widget, .received(payload, byteCount: byteCount), peakFootprint: flight.peakFootprint, at: now)
+        case (.perform, .performed(let result)):
+            intentEnded(request, result.error == nil ? .succeeded(result) : .failed(.failed, result.error ?? ""),
+                sentAt: flight.sentAt, at: now)
+        case (.options, .options(let result)):
+            optionsAnswered(request, .answered(result), at: now)
+        case (.controlValue, .controlValue(let result)):
+            controlAnswered(request, .answered(result), at: now)
         case (.placeholder, .entry(let reply)):
-            guard var record = records[request.widget] else { return }
+            guard let widget = request.widget, var record = records[widget] else { return }
             let (entry, notes) = ViewValidation.validate(reply, limits: configuration.limits)
             record.placeholder = entry
-            records[request.widget] = record
-            step.changed.insert(request.widget)
-            for note in notes { addDiagnostic(note, to: request.widget, at: now) }
-            announceEntryIfChanged(request.widget, at: now)
+            records[widget] = record
+            step.changed.insert(widget)
+            for note in notes { addDiagnostic(note, to: widget, at: now) }
+            announceEntryIfChanged(widget, at: now)
         case (.snapshot, .entry(let reply)):
-            guard let record = records[request.widget] else { return }
+            guard let widget = request.widget, let record = records[widget] else { return }
             let (entry, notes) = ViewValidation.validate(reply, limits: configuration.limits)
-            for note in notes { addDiagnostic(note, to: request.widget, at: now) }
+            for note in notes { addDiagnostic(note, to: widget, at: now) }
             emit(.snapshotReceived(record.noticeWidget, at: now, entry: entry))
         default:
             // The shell decodes by method, so this is a shell bug rather than an extension's.
             failed(request, .protocolError("reply of the wrong shape for \(request.call.method.rawValue)"),
-                peakFootprint: flight.peakFootprint, at: now)
+                peakFootprint: flight.peakFootprint, sentAt: flight.sentAt, at: now)
         }
     }
 
@@ -114,24 +121,32 @@ extension WidgetHost {
         step.effects.append(.kill(extension: ext, reason: kind))
         emit(
             .extensionKilled(
-                extension: ext, widgetId: flight.request.widget.rawValue, at: now, result: kind,
+                extension: ext, widgetId: flight.request.widget?.rawValue, at: now, result: kind,
                 durationMs: (now.timeIntervalSince(flight.sentAt) * 1000).rounded(), footprintBytes: flight.peakFootprint,
                 detail: detail))
         dispatchNext(on: ext, at: now)
-        failed(flight.request, failure, peakFootprint: flight.peakFootprint, at: now)
+        failed(flight.request, failure, peakFootprint: flight.peakFootprint, sentAt: flight.sentAt, at: now)
     }
 
     private mutating func failed(
-        _ request: ExtensionRequest, _ failure: ExtensionFailure, peakFootprint: Int?, at now: Date
+        _ request: ExtensionRequest, _ failure: ExtensionFailure, peakFootprint: Int?, sentAt: Date, at now: Date
     ) {
         let (kind, detail) = describe(failure, limits: configuration.limits)
         switch request.call {
         case .timeline:
-            finishReload(request.widget, .failed(kind, detail: detail), peakFootprint: peakFootprint, at: now)
+            guard let widget = request.widget else { return }
+            finishReload(widget, .failed(kind, detail: detail), peakFootprint: peakFootprint, at: now)
         case .placeholder, .snapshot:
+            guard let widget = request.widget else { return }
             addDiagnostic(
                 .init(code: kind.rawValue, severity: .error, message: "\(request.call.method.rawValue): \(detail)"),
-                to: request.widget, at: now)
+                to: widget, at: now)
+        case .perform:
+            intentEnded(request, .failed(IntentOutcome(kind), detail), sentAt: sentAt, at: now)
+        case .options:
+            optionsAnswered(request, .failed(detail), at: now)
+        case .controlValue:
+            controlAnswered(request, .failed(detail), at: now)
         }
     }
 
@@ -167,8 +182,12 @@ extension WidgetHost {
             let dropped = queue.waiting.filter { $0.widget == widget }
             guard !dropped.isEmpty else { continue }
             queue.waiting.removeAll { $0.widget == widget }
-            for request in dropped { requestOwners[request.id] = nil }
             queues[ext] = queue
+            for request in dropped {
+                requestOwners[request.id] = nil
+                // A tap waiting behind other work gets its answer: the widget is gone.
+                if clientWaits.removeValue(forKey: request.id) != nil { answer(request.id, .refused(.unknownWidget(widget))) }
+            }
         }
     }
 }
@@ -179,7 +198,8 @@ func describe(_ failure: ExtensionFailure, limits: ExtensionLimits) -> (ReloadRe
         return (
             .timedOut,
             "no reply after \(String(format: "%.2f", elapsed))s (timeline_timeout = \(limits.timelineTimeout)s, "
-                + "placeholder_timeout = \(limits.placeholderTimeout)s); its process was killed"
+                + "placeholder_timeout = \(limits.placeholderTimeout)s, intent_timeout = \(limits.intentTimeout)s); "
+                + "its process was killed"
         )
     case .memoryLimitExceeded(let bytes):
         return (

@@ -39,4 +39,21 @@ public struct Catalog: Sendable, Hashable {
             return .failure(.ambiguousKind(kind: kind, apps: matches.map(\.0.app)))
         }
     }
+
+    /// Resolves a control kind to exactly one extension's control, or says why it cannot.
+    func resolveControl(kind: String, app: String?) -> Result<(ExtensionDescriptor, ControlDescriptor), HostError> {
+        let matches = extensions.compactMap { ext -> (ExtensionDescriptor, ControlDescriptor)? in
+            guard app == nil || ext.app == app, let control = ext.controls.first(where: { $0.kind == kind }) else {
+                return nil
+            }
+            return (ext, control)
+        }
+        switch matches.count {
+        case 1: return .success(matches[0])
+        case 0:
+            let known = Array(Set(extensions.flatMap { $0.controls.map(\.kind) })).sorted()
+            return .failure(.unknownControl(kind: kind, known: known))
+        default: return .failure(.ambiguousControl(kind: kind, apps: matches.map(\.0.app)))
+        }
+    }
 }

@@ -8,18 +8,21 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
     public var app: String
     public var displayName: String
     public var widgets: [WidgetDescriptor]
+    /// Its Control widgets (protocol version 3).
+    public var controls: [ControlDescriptor]
     /// Its `.entitlements` grant `com.apple.developer.activity-push-notification-frequent-updates`:
     /// its app's Live Activities get the higher push budget.
     public var frequentPushUpdates: Bool
 
     public init(
         id: String, app: String? = nil, displayName: String? = nil, widgets: [WidgetDescriptor],
-        frequentPushUpdates: Bool = false
+        controls: [ControlDescriptor] = [], frequentPushUpdates: Bool = false
     ) {
         self.id = id
         self.app = app ?? Self.appID(forExtension: id)
         self.displayName = displayName ?? id
         self.widgets = widgets
+        self.controls = controls
         self.frequentPushUpdates = frequentPushUpdates
     }
 

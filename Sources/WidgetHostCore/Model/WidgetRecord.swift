@@ -30,6 +30,9 @@ public struct WidgetRecord: Sendable, Hashable, Codable {
     public var diagnostics: [Diagnostic] = []
     /// The entry last announced as shown, to notice changes.
     public var shown: CurrentEntry?
+    /// An intent tapped in this widget that is running (its Toggle shows the new state and
+    /// `invalidatableContent` dims until it ends).
+    public var interaction: RunningIntent?
 
     public init(info: WidgetInfo, addedAt: Date, pinnedBudget: Int?) {
         self.info = info
@@ -69,5 +72,18 @@ public struct WidgetRecord: Sendable, Hashable, Codable {
 public struct HostRecord: Sendable, Hashable, Codable {
     public var bootID: String?
     public var nextWidgetNumber = 1
+    /// The simulated device's locale and text size; nil: the defaults.
+    public var device: DeviceSettings?
     public init() {}
+}
+
+/// An intent a tap started, until it ends.
+public struct RunningIntent: Sendable, Hashable, Codable {
+    public var request: RequestID
+    public var intent: IntentInvocation
+    /// The button's id in the archive, when a button was tapped.
+    public var button: String?
+    public var startedAt: Date
+    /// A toggle's new state, shown at once; rolled back if the intent fails.
+    public var toggledTo: Bool?
 }

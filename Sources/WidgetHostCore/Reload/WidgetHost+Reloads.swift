@@ -93,7 +93,8 @@ extension WidgetHost {
         emit(.reloadStarted(record.noticeWidget, at: now, charge: pending.charge, requestedAt: pending.requestedAt))
 
         let params = TimelineParams(
-            kind: record.info.kind, family: record.info.family, widgetId: id.rawValue, now: now)
+            kind: record.info.kind, family: record.info.family, widgetId: id.rawValue, now: now,
+            environment: requestEnvironment, configuration: record.info.configuration)
         enqueue(.timeline(params), for: id, on: record.info.extension, at: now)
         reschedule(id, at: now)
     }

@@ -46,10 +46,10 @@ struct CatalogLoader {
             var descriptors: [ExtensionDescriptor] = []
             for (bundle, launch, result) in results {
                 switch result {
-                case .success(let widgets):
+                case .success(let answer):
                     launches[bundle.bundleID] = launch
-                    loaded.append(bundle.loaded(widgets: widgets))
-                    descriptors.append(bundle.descriptor(widgets: widgets))
+                    loaded.append(bundle.loaded(widgets: answer.widgets, controls: answer.controls ?? []))
+                    descriptors.append(bundle.descriptor(widgets: answer.widgets, controls: answer.controls ?? []))
                 case .failure(let failure):
                     skipped.append(
                         SkippedBundle(

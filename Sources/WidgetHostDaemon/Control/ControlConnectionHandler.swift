@@ -152,7 +152,11 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         case .later(let future):
             return .later(
                 future.map { JSONRPCMessage.response(id: id, result: $0) }.recover { error in
-                    .errorResponse(id: id, error: JSONRPCError(code: JSONRPCError.internalErrorCode, message: "\(error)"))
+                    // A refusal the core gave later (a tap's, an option query's) keeps its code.
+                    .errorResponse(
+                        id: id,
+                        error: error as? JSONRPCError
+                            ?? JSONRPCError(code: JSONRPCError.internalErrorCode, message: "\(error)"))
                 })
         }
     }

@@ -82,6 +82,43 @@ struct ControlDispatcher {
                             message: "advancing the clock needs root, the daemon's own user or a group in control.admin_groups"))
                 }
                 return .later(try runtime.advanceClock(params).flatMapThrowing { try JSONValue(encoding: $0) })
+            case .configureWidget:
+                let params = try decode(ConfigureWidgetParams.self, from: params, method: name)
+                return reply(runtime.apply(.widgetConfigured(WidgetID(params.id), params.configuration)))
+            case .options:
+                let params = try decode(OptionsParams.self, from: params, method: name)
+                return reply(
+                    runtime.apply(.optionsRequested(kind: params.kind, parameter: params.parameter, app: params.app)))
+            case .tap:
+                let params = try decode(TapParams.self, from: params, method: name)
+                return reply(
+                    runtime.apply(.tapped(TapRequest(widget: WidgetID(params.id), button: params.button, intent: params.intent))))
+            case .tapControl:
+                let params = try decode(TapControlParams.self, from: params, method: name)
+                return reply(runtime.apply(.controlTapped(kind: params.kind, app: params.app)))
+            case .controls:
+                let params = try decodeOptional(ControlsParams.self, from: params, method: name) ?? ControlsParams()
+                return .result(try JSONValue(encoding: runtime.host.controlStatuses(kind: params.kind, app: params.app)))
+            case .reloadControls:
+                let params = try decodeOptional(ControlsParams.self, from: params, method: name) ?? ControlsParams()
+                if let error = appClaimError(params.app, peer: peer) { return .error(error) }
+                return reply(runtime.apply(.controlsReloadRequested(kind: params.kind, app: params.app)))
+            case .device:
+                let params = try decodeOptional(DeviceParams.self, from: params, method: name) ?? DeviceParams()
+                guard params.locale != nil || params.dynamicTypeSize != nil else {
+                    let device = runtime.host.device
+                    return .result(
+                        try JSONValue(
+                            encoding: DeviceResult(locale: device.locale, dynamicTypeSize: device.dynamicTypeSize, reloads: [])))
+                }
+                if !isAdmin(peer) {
+                    return .error(
+                        JSONRPCError(
+                            code: JSONRPCError.permissionDeniedCode,
+                            message: "changing the device's settings needs root, the daemon's own user or a group in control.admin_groups"))
+                }
+                return reply(
+                    runtime.apply(.deviceChanged(DeviceSettings(locale: params.locale, dynamicTypeSize: params.dynamicTypeSize))))
             case .activityRequest, .activityUpdate, .activityEnd, .activityList, .activityGet, .activityPushToStartToken,
                 .pushActivity, .pushWidget, .pushTokens:
                 return try dispatchActivity(method, params: params, peer: peer)
@@ -94,19 +131,45 @@ struct ControlDispatcher {
     }
 
     func reply(_ reply: HostReply?) -> Outcome {
+        if case .activity(let activity)? = reply { return activityOutcome(activity) }
+        if case .answerLater(let id)? = reply {
+            return .later(
+                runtime.answer(to: id).flatMapThrowing { answer in
+                    switch Self.result(answer) {
+                    case .success(let value): return value
+                    case .failure(let error): throw error
+                    }
+                })
+        }
+        switch Self.result(reply) {
+        case .success(let value): return .result(value)
+        case .failure(let error): return .error(error)
+        }
+    }
+
+    /// A reply of the core as the result or the error the client gets.
+    static func result(_ reply: HostReply?) -> Result<JSONValue, JSONRPCError> {
         do {
             switch reply {
-            case .reload(let result)?: return .result(try JSONValue(encoding: result))
-            case .widgetAdded(let result)?: return .result(try JSONValue(encoding: result))
-            case .widgetRemoved(let info)?: return .result(try JSONValue(encoding: info))
-            case .viewRecorded(let budget)?: return .result(try JSONValue(encoding: budget))
-            case .snapshotRequested(let id)?: return .result(.object(["request": .integer(id.value)]))
-            case .refused(let error)?: return .error(refusal(error))
-            case .activity(let reply)?: return activityOutcome(reply)
-            case nil: return .result(.null)
+            case .refused(let error)?:
+                return .failure(JSONRPCError(code: JSONRPCError.requestRefusedCode, message: error.description))
+            case .answerLater?: return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "answered twice"))
+            case .reload(let result)?: return .success(try JSONValue(encoding: result))
+            case .widgetAdded(let result)?: return .success(try JSONValue(encoding: result))
+            case .widgetRemoved(let info)?: return .success(try JSONValue(encoding: info))
+            case .viewRecorded(let budget)?: return .success(try JSONValue(encoding: budget))
+            case .snapshotRequested(let id)?: return .success(.object(["request": .integer(id.value)]))
+            case .configured(let result)?: return .success(try JSONValue(encoding: result))
+            case .options(let result)?: return .success(try JSONValue(encoding: result))
+            case .tapped(let result)?: return .success(try JSONValue(encoding: result))
+            case .controlsReloaded(let result)?: return .success(try JSONValue(encoding: result))
+            case .device(let result)?: return .success(try JSONValue(encoding: result))
+            case .activity?:
+                return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "activity replies are answered at once"))
+            case nil: return .success(.null)
             }
         } catch {
-            return .error(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+            return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
         }
     }
 

@@ -10,15 +10,15 @@ extension ProcessPipes {
     /// process as soon as it has answered.
     static func probe(
         _ launch: ExtensionLaunch, limits: ExtensionLimits, spawner: ProcessSpawner, in table: ProcessTable
-    ) -> EventLoopFuture<Result<[WidgetDescriptor], InitializeProbe.Failure>> {
+    ) -> EventLoopFuture<Result<InitializeResult, InitializeProbe.Failure>> {
         let eventLoop = table.eventLoop
         eventLoop.preconditionInEventLoop()
-        let promise = eventLoop.makePromise(of: Result<[WidgetDescriptor], InitializeProbe.Failure>.self)
+        let promise = eventLoop.makePromise(of: Result<InitializeResult, InitializeProbe.Failure>.self)
         var answered = false
         var process: ProcessPipes?
         // Cancelled with the answer: left pending, it woke an idle daemon 5 s after each scan.
         var deadline: Scheduled<Void>?
-        let finish = { (result: Result<[WidgetDescriptor], InitializeProbe.Failure>) in
+        let finish = { (result: Result<InitializeResult, InitializeProbe.Failure>) in
             guard !answered else { return }
             answered = true
             deadline?.cancel()

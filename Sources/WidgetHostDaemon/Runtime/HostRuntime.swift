@@ -25,6 +25,10 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     var catalog = ExtensionsResult(loaded: [], skipped: [])
     /// Called after every step (the systemd STATUS line, tests).
     var didStep: () -> Void = {}
+    /// Clients waiting for a command the core answers later, by the request id it named.
+    private var waitingAnswers: [RequestID: EventLoopPromise<HostReply>] = [:]
+    /// Answers that came while the command that asks for them was still being applied.
+    private var earlyAnswers: [RequestID: HostReply] = [:]
 
     init(host: WidgetHost, clock: any HostClock, store: (any StateStore)?, eventLoop: any EventLoop, logger: Logger) {
         self.clock = clock
@@ -39,6 +43,22 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
             didStep()
         }
         driver.storeFailed = { [logger] error in logger.error("could not save state: \(error)") }
+        driver.answered = { [unowned self] id, reply in
+            if let promise = waitingAnswers.removeValue(forKey: id) {
+                promise.succeed(reply)
+            } else {
+                earlyAnswers[id] = reply
+            }
+        }
+    }
+
+    /// The core's later answer to a command it answered `.answerLater(id)`.
+    func answer(to id: RequestID) -> EventLoopFuture<HostReply> {
+        eventLoop.preconditionInEventLoop()
+        if let reply = earlyAnswers.removeValue(forKey: id) { return eventLoop.makeSucceededFuture(reply) }
+        let promise = eventLoop.makePromise(of: HostReply.self)
+        waitingAnswers[id] = promise
+        return promise.futureResult
     }
 
     var host: WidgetHost { driver.host }
@@ -127,6 +147,10 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     func shutdown() -> EventLoopFuture<Void> {
         timer?.cancel()
         timer = nil
+        for id in waitingAnswers.keys.sorted() {
+            waitingAnswers.removeValue(forKey: id)?.fail(
+                JSONRPCError(code: JSONRPCError.internalErrorCode, message: "the daemon is stopping"))
+        }
         return supervisor.stopAll()
     }
 }

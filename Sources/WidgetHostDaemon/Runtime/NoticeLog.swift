@@ -46,6 +46,18 @@ enum NoticeLog {
             return (.notice, "widget removed", metadata)
         case .snapshotReceived:
             return (.debug, "snapshot received", metadata)
+        case .intentFinished(_, _, let control, _, let intent, let outcome, let durationMs, let detail):
+            var metadata = metadata
+            if let control { metadata["CONTROL_KIND"] = "\(control)" }
+            metadata["OUTCOME"] = "\(outcome.rawValue)"
+            return (
+                outcome == .succeeded ? .info : .warning,
+                "intent \(intent) \(outcome.rawValue) in \(Int(durationMs)) ms\(detail.map { " — \($0)" } ?? "")", metadata
+            )
+        case .controlUpdated(_, let control, _, _, let detail):
+            var metadata = metadata
+            metadata["CONTROL_KIND"] = "\(control)"
+            return (detail == nil ? .debug : .warning, "control value \(detail.map { "failed — \($0)" } ?? "updated")", metadata)
         case .activity(let activity):
             metadata["APP"] = "\(activity.app)"
             if let id = activity.activityId { metadata["ACTIVITY_ID"] = "\(id)" }

@@ -98,7 +98,12 @@ public final class SQLiteStateStore: StateStore {
         // Encode first, so that the transaction only runs SQL.
         let hostJSON = try host.map { record throws(StateError) in try Self.json(record, of: "host") }
         let rows = try changed.map { record throws(StateError) in
-            (record: record, json: try Self.json(record, of: record.id.rawValue))
+            (
+                record: record, json: try Self.json(record, of: record.id.rawValue),
+                configuration: try record.info.configuration.map { values throws(StateError) in
+                    try Self.json(values, of: record.id.rawValue)
+                }
+            )
         }
         let activityHostJSON = try activities.host.map { record throws(StateError) in
             try Self.json(record, of: "activity_host")
@@ -121,19 +126,19 @@ public final class SQLiteStateStore: StateStore {
                 }
                 let upsert = try db.cachedStatement(
                     sql: """
-                        INSERT INTO widgets (id, kind, family, app, extension, added_at, record)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO widgets (id, kind, family, app, extension, added_at, record, configuration)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
                             app = excluded.app, extension = excluded.extension, added_at = excluded.added_at,
-                            record = excluded.record
+                            record = excluded.record, configuration = excluded.configuration
                         """)
                 let clearLedger = try db.cachedStatement(sql: "DELETE FROM ledger WHERE widget_id = ?")
                 let addLedger = try db.cachedStatement(sql: "INSERT INTO ledger (widget_id, started_at) VALUES (?, ?)")
-                for (record, json) in rows {
+                for (record, json, configuration) in rows {
                     let info = record.info
                     try upsert.execute(arguments: [
                         info.id, info.kind, info.family.rawValue, info.app, info.extension,
-                        RFC3339.format(record.addedAt), json,
+                        RFC3339.format(record.addedAt), json, configuration,
                     ])
                     try clearLedger.execute(arguments: [info.id])
                     for start in record.ledger {

@@ -24,7 +24,8 @@ enum StateSchema {
         widgets.record is the full WidgetRecord as JSON and host.record the HostRecord; they are \
         what widgethostd reads. The other columns and the ledger table (start times of budgeted \
         reloads in the 24-hour window) are copies for reading with sqlite3, written in the same \
-        transaction. activities.record is each Live Activity as JSON (activity_host.record their \
+        transaction; widgets.configuration is a configurable widget's intent values as JSON. \
+        activities.record is each Live Activity as JSON (activity_host.record their \
         counter and push-to-start ledgers); activity_pushes copies the priority-10 push ledgers. \
         Dates are RFC 3339, UTC. Schema version: PRAGMA user_version.
         """
@@ -76,6 +77,10 @@ enum StateSchema {
             delivered_at TEXT NOT NULL
         );
         CREATE INDEX activity_pushes_by_activity ON activity_pushes (activity_id, delivered_at);
+        """,
+        // 3: a configurable widget's intent values (issue 14), as JSON with sorted keys.
+        """
+        ALTER TABLE widgets ADD COLUMN configuration TEXT;
         """,
     ]
 

@@ -98,6 +98,9 @@ enum Explain {
             "Reply {\"widgets\":[{\"kind\",\"displayName\",\"description\",\"supportedFamilies\"}]} (docs/protocol.md)"
         case .timeline: "Reply {\"entries\":[{\"date\",\"content\"}…],\"policy\":{\"type\":…}} (docs/protocol.md)"
         case .placeholder, .snapshot: "Reply with one entry {\"date\": RFC 3339, \"content\": …} (docs/protocol.md)"
+        case .intentPerform: "Reply {} after perform(), or {\"error\": …} if it threw (docs/protocol.md)"
+        case .intentOptions: "Reply {\"options\":[{\"id\",\"title\"}…]} (docs/protocol.md)"
+        case .controlValue: "Reply {\"isOn\"?, \"title\"?, \"action\"?} (docs/protocol.md)"
         }
     }
 

@@ -11,7 +11,8 @@ extension SimulationResult {
             var container = encoder.singleValueContainer()
             try container.encode(RFC3339.format(date))
         }
-        var data = try encoder.encode(Document(scenario: scenario, widgets: widgets, events: events))
+        var data = try encoder.encode(
+            Document(scenario: scenario, widgets: widgets, activities: activities.isEmpty ? nil : activities, events: events))
         data.append(UInt8(ascii: "\n"))
         return data
     }
@@ -19,6 +20,8 @@ extension SimulationResult {
     private struct Document: Encodable {
         var scenario: ScenarioSummary
         var widgets: [WidgetReport]
+        /// Left out when the scenario has no `[[activity]]`, so older reports stay the same bytes.
+        var activities: [ActivityReport]?
         var events: [SimulationEvent]
     }
 }

@@ -9,7 +9,8 @@ extension SimulationResult {
         let laneHeight = 22.0
         let top = 40.0
         let duration = max(1, scenario.end.timeIntervalSince(scenario.start))
-        let height = top + Double(widgets.count) * laneHeight + 50
+        let lanes = widgets.count + activities.count
+        let height = top + Double(lanes) * laneHeight + 50
         let width = labelWidth + plotWidth + 20
         func x(_ date: Date) -> Double {
             labelWidth + plotWidth * min(1, max(0, date.timeIntervalSince(scenario.start) / duration))
@@ -39,7 +40,7 @@ extension SimulationResult {
                 let isMidnight = calendar.component(.hour, from: hour) == 0
                 let gx = number(x(hour))
                 out.append(
-                    "<line x1='\(gx)' y1='\(number(top - 6))' x2='\(gx)' y2='\(number(top + Double(widgets.count) * laneHeight))' "
+                    "<line x1='\(gx)' y1='\(number(top - 6))' x2='\(gx)' y2='\(number(top + Double(lanes) * laneHeight))' "
                         + "stroke='\(isMidnight ? "#999999" : "#e4e4e4")' stroke-width='1'/>")
                 if index % labelEvery == 0 {
                     out.append(
@@ -79,14 +80,53 @@ extension SimulationResult {
             out.append("</g>")
         }
 
-        let legendY = top + Double(widgets.count) * laneHeight + 28
-        let legend: [(String, String)] = [
+        for (offset, activity) in activities.enumerated() {
+            let row = widgets.count + offset
+            let y = top + Double(row) * laneHeight
+            out.append("<g class='lane activity' data-activity='\(escape(activity.id))'>")
+            out.append(
+                "<rect x='\(number(labelWidth))' y='\(number(y + 2))' width='\(number(plotWidth))' height='\(number(laneHeight - 4))' fill='\(row % 2 == 0 ? "#f6f8fa" : "#ffffff")'/>")
+            let label = "\(activity.id) \(activity.attributesType) (\(activity.pushBudget) pushes/h)"
+            out.append("<text x='6' y='\(number(y + laneHeight / 2 + 4))' fill='#222222'>\(escape(label))</text>")
+            for span in activity.stale {
+                let from = x(span.from)
+                out.append(
+                    "<rect class='stale' x='\(number(from))' y='\(number(y + 3))' width='\(number(max(1, x(span.until) - from)))' height='\(number(laneHeight - 6))' fill='#d4a72c' fill-opacity='0.35'><title>stale \(escape(clock.format(span.from)))–\(escape(clock.format(span.until)))</title></rect>")
+            }
+            for span in activity.behind {
+                let from = x(span.from)
+                out.append(
+                    "<rect class='behind' x='\(number(from))' y='\(number(y + 3))' width='\(number(max(1, x(span.until) - from)))' height='\(number(laneHeight - 6))' fill='#cf222e' fill-opacity='0.25'><title>pushes dropped, content behind \(escape(clock.format(span.from)))–\(escape(clock.format(span.until)))</title></rect>")
+            }
+            for tick in activity.ticks {
+                let tx = number(x(tick.at))
+                let color = tick.source == .push10 ? "#1f6feb" : tick.source == .push5 ? "#8250df" : "#2da44e"
+                out.append(
+                    "<line class='\(tick.source.rawValue)' x1='\(tx)' y1='\(number(y + 4))' x2='\(tx)' y2='\(number(y + laneHeight - 4))' stroke='\(color)' stroke-width='1.5'/>")
+            }
+            if let exhausted = activity.exhaustedAt {
+                let ex = x(exhausted)
+                out.append(
+                    "<path class='exhausted' d='M\(number(ex - 5)) \(number(y + 1)) L\(number(ex + 5)) \(number(y + 1)) L\(number(ex)) \(number(y + 9)) Z' fill='#cf222e'><title>push budget exhausted at \(escape(clock.format(exhausted)))</title></path>")
+            }
+            out.append("</g>")
+        }
+
+        let legendY = top + Double(lanes) * laneHeight + 28
+        var legend: [(String, String)] = [
             ("#1f6feb", "budgeted reload"), ("#2da44e", "exempt reload"), ("#f0883e", "deferred"),
             ("#cf222e", "budget exhausted"),
         ]
+        if !activities.isEmpty {
+            legend = [
+                ("#1f6feb", "budgeted reload / priority-10 push"), ("#2da44e", "exempt reload / app update"),
+                ("#8250df", "priority-5 push"), ("#f0883e", "deferred"), ("#cf222e", "budget exhausted / behind"),
+                ("#d4a72c", "stale"),
+            ]
+        }
         out.append("<g class='legend'>")
         for (position, item) in legend.enumerated() {
-            let lx = labelWidth + Double(position) * 170
+            let lx = labelWidth + Double(position) * (activities.isEmpty ? 170 : 200)
             out.append("<rect x='\(number(lx))' y='\(number(legendY - 9))' width='12' height='12' fill='\(item.0)'/>")
             out.append("<text x='\(number(lx + 18))' y='\(number(legendY + 1))' fill='#222222'>\(item.1)</text>")
         }

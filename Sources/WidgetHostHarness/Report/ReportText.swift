@@ -36,6 +36,7 @@ extension SimulationResult {
             }
             lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
         }
+        lines += activityLines(clock: clock)
         let exhausted = widgets.filter { $0.exhaustedAt != nil }.count
         lines.append("")
         lines.append(
@@ -43,6 +44,42 @@ extension SimulationResult {
                 + "simulated \(ReportClock.duration(scenario.end.timeIntervalSince(scenario.start))) in "
                 + String(format: "%.2f s", wallTime))
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension SimulationResult {
+    /// The Live Activities' table: pushes, when the budget ran out, how long content was behind and stale.
+    func activityLines(clock: ReportClock) -> [String] {
+        guard !activities.isEmpty else { return [] }
+        let header = [
+            "ACTIVITY", "APP", "TYPE", "STATE", "BUDGET/H", "PUSHES", "DELIVERED", "P5", "LOCAL", "THROTTLED",
+            "EXHAUSTED AT", "BEHIND", "STALE",
+        ]
+        var rows = [header]
+        for activity in activities {
+            rows.append([
+                activity.id, activity.app, activity.attributesType, activity.state.rawValue,
+                "\(activity.pushBudget)\(activity.frequentUpdates ? " (frequent)" : "")", String(activity.pushesSent),
+                String(activity.priority10Delivered), String(activity.priority5Delivered), String(activity.localUpdates),
+                String(activity.throttled), activity.exhaustedAt.map(clock.format) ?? "—",
+                ReportClock.duration(activity.behindSeconds), ReportClock.duration(activity.staleSeconds),
+            ])
+        }
+        var widths = Array(repeating: 0, count: header.count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        var lines = [""]
+        for row in rows {
+            let cells = row.enumerated().map { column, cell in cell + String(repeating: " ", count: widths[column] - cell.count) }
+            lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+        }
+        let exhausted = activities.filter { $0.exhaustedAt != nil }.count
+        lines.append("")
+        lines.append(
+            "\(exhausted) of \(activities.count) Live Activit\(activities.count == 1 ? "y" : "ies") ran out of push budget "
+                + "(dropped pushes are not delivered later; BEHIND is how long the content lagged the provider's)")
+        return lines
     }
 }
 

@@ -10,6 +10,7 @@ struct SimulationRecorder {
     var source: [WidgetID: String] = [:]
     private var reports: [String: WidgetReport] = [:]
     private var events: [SimulationEvent] = []
+    private var activities = ActivityRecorder()
     /// The pending reload a widget's last deferral was about, and when that deferral began.
     private var openDeferral: [String: (requestedAt: Date, since: Date, reason: DeferralReason)] = [:]
 
@@ -53,10 +54,11 @@ struct SimulationRecorder {
                 case .success: break
                 }
             }
-        case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped:
+        case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped,
+            .intentFinished, .controlUpdated:
             break
-        case .activity:
-            break  // Live Activities are reported apart (later in issue 15).
+        case .activity(let activity):
+            activities.record(activity)
         }
     }
 
@@ -81,6 +83,37 @@ struct SimulationRecorder {
                 .input(
                     InputRecord(
                         type: "reloadRequested", at: time, app: app, kind: kind, foreground: foreground, outcomes: outcomes)))
+        }
+    }
+
+    /// A `[[activity]]` or `[[widget_push]]` input and what the host answered.
+    mutating func activityInput(_ action: ScenarioInput.Action, command: ActivityCommand, reply: HostReply?, at time: Date) {
+        if case .push = command, case .activity(.push(let result))? = reply, let id = result.activityId {
+            activities.pushSent(activity: id)
+        }
+        if case .widgetPush = command, case .activity(.widgetPush(let result))? = reply {
+            for outcome in result.reload.outcomes { update(outcome.id) { $0.requests += 1 } }
+        }
+        if keepLog {
+            var type = "activityInput"
+            switch action {
+            case .activityStart: type = "activityStart"
+            case .activityUpdate: type = "activityUpdate"
+            case .activityPush: type = "activityPush"
+            case .activityEnd: type = "activityEnd"
+            case .widgetPush: type = "widgetPush"
+            case .reload, .view: break
+            }
+            var record = InputRecord(type: type, at: time)
+            if case .activity(.push(let result))? = reply {
+                record.push = result
+            } else if case .activity(.widgetPush(let result))? = reply {
+                record.outcomes = result.reload.outcomes
+                record.kind = result.kind
+            } else if case .activity(.refused(let refusal))? = reply {
+                record.refusal = refusal.reason
+            }
+            events.append(.input(record))
         }
     }
 
@@ -110,7 +143,9 @@ struct SimulationRecorder {
         let summary = ScenarioSummary(
             file: scenario.file, start: scenario.start, end: end, timezone: scenario.timeZoneName, seed: seed,
             widgets: widgets.count)
-        return SimulationResult(scenario: summary, widgets: widgets, events: events, wallTime: wallTime)
+        var result = SimulationResult(scenario: summary, widgets: widgets, events: events, wallTime: wallTime)
+        result.activities = activities.result(host: host, end: end)
+        return result
     }
 }
 

@@ -6,11 +6,21 @@ import WidgetHostProtocol
 public struct SimulationResult: Sendable {
     public var scenario: ScenarioSummary
     public var widgets: [WidgetReport]
+    /// One report per Live Activity started (`[[activity]]`).
+    public var activities: [ActivityReport] = []
     public var events: [SimulationEvent]
     /// How long the simulation took on this machine (not in the JSON, which must not vary).
     public var wallTime: TimeInterval
 
     public func widget(_ id: String) -> WidgetReport? { widgets.first { $0.id == id } }
+    public func activity(_ id: String) -> ActivityReport? { activities.first { $0.id == id } }
+
+    public init(scenario: ScenarioSummary, widgets: [WidgetReport], events: [SimulationEvent], wallTime: TimeInterval) {
+        self.scenario = scenario
+        self.widgets = widgets
+        self.events = events
+        self.wallTime = wallTime
+    }
 }
 
 public struct ScenarioSummary: Sendable, Codable {
@@ -96,4 +106,8 @@ public struct InputRecord: Sendable, Encodable {
     public var foreground: Bool?
     public var widgetId: String?
     public var outcomes: [WidgetReloadOutcome]?
+    /// For `activityPush`: what became of the push.
+    public var push: ActivityPushResult?
+    /// For a refused activity input: the reason's name.
+    public var refusal: String?
 }

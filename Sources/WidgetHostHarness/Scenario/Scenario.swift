@@ -20,6 +20,10 @@ public struct Scenario: Sendable {
     public var host: HostConfiguration
     public var widgets: [ScenarioWidget]
     public var apps: [ScenarioApp]
+    /// `[[activity]]`: Live Activities and their pushes.
+    public var activities: [ScenarioActivity] = []
+    /// `[[widget_push]]`: WidgetKit pushes.
+    public var widgetPushes: [ScenarioWidgetPush] = []
 
     public var end: Date { start + duration }
 }

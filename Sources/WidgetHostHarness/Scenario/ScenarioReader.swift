@@ -32,7 +32,7 @@ struct ScenarioReader {
     var values: ValueReader { ValueReader(file: file) }
 
     func read(_ root: ConfigTable) throws(ConfigError) -> Scenario {
-        try values.onlyKeys(root, ["simulation", "host", "widget", "app"], in: "the scenario")
+        try values.onlyKeys(root, ["simulation", "host", "widget", "app", "activity", "widget_push"], in: "the scenario")
         guard let simulationValue = root["simulation"] else {
             throw ConfigError(
                 kind: .invalidValue, file: file, line: 1,
@@ -84,14 +84,25 @@ struct ScenarioReader {
         for (index, value) in try values.arrayOfTables(root["widget"], "widget").enumerated() {
             widgets.append(try readWidget(value, key: "widget[\(index + 1)]"))
         }
-        guard !widgets.isEmpty else {
+        var activities: [ScenarioActivity] = []
+        for (index, value) in try values.arrayOfTables(root["activity"], "activity").enumerated() {
+            activities.append(try readActivity(value, key: "activity[\(index + 1)]", start: start, timeZone: timeZone))
+        }
+        var widgetPushes: [ScenarioWidgetPush] = []
+        for (index, value) in try values.arrayOfTables(root["widget_push"], "widget_push").enumerated() {
+            widgetPushes.append(try readWidgetPush(value, key: "widget_push[\(index + 1)]", start: start, timeZone: timeZone))
+        }
+        guard !widgets.isEmpty || !activities.isEmpty else {
             throw ConfigError(
                 kind: .invalidValue, file: file, line: 1,
-                message: "the scenario has no [[widget]]; add one with kind and a provider or an extension")
+                message: "the scenario has no [[widget]] and no [[activity]]; add a widget with kind and a provider or an extension")
         }
-        return Scenario(
+        var scenario = Scenario(
             file: file, start: start, duration: duration, timeZone: timeZone, timeZoneName: timeZoneName, seed: seed, appGroupsPath: appGroupsPath,
             host: host, widgets: widgets, apps: apps)
+        scenario.activities = activities
+        scenario.widgetPushes = widgetPushes
+        return scenario
     }
 
     private func resolve(_ path: String) -> String {

@@ -7,6 +7,13 @@ struct ScenarioInput: Sendable {
         /// `reloadTimelines(ofKind:)`, or `reloadAllTimelines()` when `kind` is nil.
         case reload(app: String, kind: String?, foreground: Bool)
         case view(WidgetID)
+        /// `[[activity]]` number `index` starts, is updated by its app, gets a push, ends.
+        case activityStart(index: Int)
+        case activityUpdate(index: Int, number: Int)
+        case activityPush(index: Int, priority: Int, event: String, number: Int)
+        case activityEnd(index: Int)
+        /// A WidgetKit push for `kind`.
+        case widgetPush(kind: String)
     }
 
     var at: Date
@@ -101,7 +108,51 @@ struct ScenarioSchedule {
                 }
             }
         }
+        inputs += activityInputs()
         return inputs.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+    }
+}
+
+extension ScenarioSchedule {
+    /// The inputs of `[[activity]]` and `[[widget_push]]` tables.
+    func activityInputs() -> [ScenarioInput] {
+        var inputs: [ScenarioInput] = []
+        func times(_ repeat_: ScenarioActivity.Repeat, until end: TimeInterval?) -> [Date] {
+            var result: [Date] = []
+            var offset = repeat_.from
+            let last = min(repeat_.until, end ?? .infinity, scenario.duration)
+            while offset < last {
+                result.append(scenario.start + offset)
+                offset += repeat_.every
+            }
+            return result
+        }
+        for (index, activity) in scenario.activities.enumerated() where activity.start < scenario.duration {
+            inputs.append(ScenarioInput(at: scenario.start + activity.start, action: .activityStart(index: index)))
+            var number = 0
+            for update in activity.updates {
+                for time in times(update, until: activity.end) where time > scenario.start + activity.start {
+                    number += 1
+                    inputs.append(ScenarioInput(at: time, action: .activityUpdate(index: index, number: number)))
+                }
+            }
+            for push in activity.pushes {
+                let pushTimes = push.event == "end" ? Array(times(push.times, until: activity.end).prefix(1)) : times(push.times, until: activity.end)
+                for time in pushTimes where time > scenario.start + activity.start {
+                    number += 1
+                    inputs.append(
+                        ScenarioInput(
+                            at: time, action: .activityPush(index: index, priority: push.priority, event: push.event, number: number)))
+                }
+            }
+            if let end = activity.end, end < scenario.duration {
+                inputs.append(ScenarioInput(at: scenario.start + end, action: .activityEnd(index: index)))
+            }
+        }
+        for push in scenario.widgetPushes {
+            inputs += times(push.times, until: nil).map { ScenarioInput(at: $0, action: .widgetPush(kind: push.kind)) }
+        }
+        return inputs
     }
 }
 

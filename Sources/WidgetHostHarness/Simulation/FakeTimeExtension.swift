@@ -43,9 +43,10 @@ struct FakeTimeExtension {
         let probe = FakeTimeExtension(
             bundle: bundle, descriptor: bundle.descriptor(widgets: []), baseEnvironment: environment)
         switch InitializeProbe.run(probe.launch(at: start), limits: limits) {
-        case .success(let widgets):
+        case .success(let answer):
             return FakeTimeExtension(
-                bundle: bundle, descriptor: bundle.descriptor(widgets: widgets), baseEnvironment: environment)
+                bundle: bundle, descriptor: bundle.descriptor(widgets: answer.widgets, controls: answer.controls ?? []),
+                baseEnvironment: environment)
         case .failure(let failure):
             throw HarnessError(InitializeProbe.skipReason(failure, executable: path))
         }

@@ -61,7 +61,7 @@ public struct Simulation {
 
     private mutating func runToEnd() throws(HarnessError) {
         handle(.hostStarted(bootID: "simulation"))
-        handle(.catalogChanged(setup.descriptors))
+        handle(.catalogChanged(ActivityDriving.descriptors(setup.descriptors, scenario: scenario)))
         var added: [(ScenarioWidget, [WidgetID])] = []
         for widget in scenario.widgets {
             var ids: [WidgetID] = []
@@ -113,6 +113,8 @@ public struct Simulation {
     }
 
     private var lastRefusal: HostError?
+    /// Which activity each `[[activity]]` started, and its push token.
+    private var activities = ActivityDriving()
 
     /// Feeds one event at the simulated now; the driver executes the effects.
     @discardableResult
@@ -131,6 +133,12 @@ public struct Simulation {
         case .view(let id):
             handle(.viewRecorded(id))
             notices.recorder.viewed(id, at: clock.now)
+        case .activityStart, .activityUpdate, .activityPush, .activityEnd, .widgetPush:
+            if let command = activities.command(for: input.action, scenario: scenario, host: driver.host, at: clock.now) {
+                let reply = handle(.activity(command))
+                activities.record(reply, for: input.action)
+                notices.recorder.activityInput(input.action, command: command, reply: reply, at: clock.now)
+            }
         }
     }
 }
@@ -141,6 +149,9 @@ extension ExtensionRequest.Call {
         case .placeholder(let params): params.kind
         case .snapshot(let params): params.kind
         case .timeline(let params): params.kind
+        case .perform(let params): params.kind
+        case .options(let params): params.kind
+        case .controlValue(let params): params.kind
         }
     }
 }

@@ -25,6 +25,12 @@ extension SyntheticProvider {
             }
             // A typical encoded size; the core checks it against limits.max_timeline_bytes.
             return .timeline(TimelinePayload(entries: entries, policy: policy), byteCount: 120 + 110 * entries.count)
+        case .perform:
+            return .performed(IntentPerformResult())
+        case .options:
+            return .options(IntentOptionsResult(options: []))
+        case .controlValue:
+            return .controlValue(ControlValueResult())
         }
     }
 }

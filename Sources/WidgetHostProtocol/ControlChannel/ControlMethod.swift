@@ -24,10 +24,27 @@ public enum ControlMethod: String, Sendable, CaseIterable {
     case pushWidget = "push/widget"
     case pushTokens = "push/tokens"
 
+    // App Intents (issue 14).
+    /// The user edits a configurable widget (`ConfigureWidgetParams`): an exempt reload.
+    case configureWidget
+    /// A configuration parameter's choices (`OptionsParams`), from the extension's query.
+    case options
+    /// The user taps a button or toggle in a widget (`TapParams`): runs its intent.
+    case tap
+    /// The user taps a Control widget (`TapControlParams`).
+    case tapControl
+    /// The Control widgets and their last values (`ControlsParams`).
+    case controls
+    /// `ControlCenter.shared.reloadControls(ofKind:)` / `reloadAllControls()` (`ControlsParams`).
+    case reloadControls
+    /// The simulated device's locale and text size (`DeviceParams`); no params reads them,
+    /// changing them needs an admin peer.
+    case device
+
     /// Methods that change which widgets or extensions exist need an admin peer.
     public var requiresAdmin: Bool {
         switch self {
-        case .addWidget, .removeWidget, .rescan: true
+        case .addWidget, .removeWidget, .rescan, .configureWidget: true
         default: false
         }
     }

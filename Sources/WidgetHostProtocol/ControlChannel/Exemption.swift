@@ -12,6 +12,10 @@ public enum Exemption: String, Sendable, Hashable, Codable, CaseIterable {
     case appIntent
     /// The wall clock jumped or the time zone changed (Apple: "significant time change").
     case significantTimeChange
+    /// The device's locale changed (Apple).
+    case localeChange
+    /// Dynamic Type or another accessibility setting changed (Apple).
+    case accessibilityChange
     /// `budget.enforce = false`, as under a debugger (Apple).
     case budgetNotEnforced
 }

@@ -20,9 +20,12 @@ public struct LoadedExtension: Sendable, Hashable, Codable {
     public var path: String
     public var appGroups: [String]
     public var widgets: [WidgetDescriptor]
+    /// Its Control widgets; absent: none.
+    public var controls: [ControlDescriptor]?
 
     public init(
-        id: String, app: String, displayName: String, path: String, appGroups: [String], widgets: [WidgetDescriptor]
+        id: String, app: String, displayName: String, path: String, appGroups: [String], widgets: [WidgetDescriptor],
+        controls: [ControlDescriptor]? = nil
     ) {
         self.id = id
         self.app = app
@@ -30,6 +33,7 @@ public struct LoadedExtension: Sendable, Hashable, Codable {
         self.path = path
         self.appGroups = appGroups
         self.widgets = widgets
+        self.controls = controls
     }
 }
 

@@ -32,6 +32,13 @@ private struct FlatNotice: Codable {
     var detail: String?
     var entry: TimelineEntryPayload?
     var diagnostic: Diagnostic?
+    /// `intentFinished`, `controlUpdated`: the control's kind.
+    var control: String?
+    /// `intentFinished`: the intent's title or type, and how it ended.
+    var intent: String?
+    var outcome: IntentOutcome?
+    /// `controlUpdated`: the provider's answer.
+    var value: ControlValueResult?
     /// For the `activity…` types: the whole activity notice.
     var activity: ActivityNotice?
 
@@ -82,6 +89,16 @@ private struct FlatNotice: Codable {
             self.footprintBytes = footprintBytes
             self.detail = detail
         case .extensionStopped(_, _, let detail):
+            self.detail = detail
+        case .intentFinished(_, _, let control, _, let intent, let outcome, let durationMs, let detail):
+            self.control = control
+            self.intent = intent
+            self.outcome = outcome
+            self.durationMs = durationMs
+            self.detail = detail
+        case .controlUpdated(_, let control, _, let value, let detail):
+            self.control = control
+            self.value = value
             self.detail = detail
         case .activity(let notice):
             detail = notice.detail
@@ -160,12 +177,21 @@ private struct FlatNotice: Codable {
             return .snapshotReceived(try widget(), at: at, entry: try required(entry, "entry"))
         case .extensionKilled:
             return .extensionKilled(
-                extension: try required(self.extension, "extension"), widgetId: try required(widgetId, "widgetId"),
+                extension: try required(self.extension, "extension"), widgetId: widgetId,
                 at: at, result: try required(result, "result"), durationMs: try required(durationMs, "durationMs"),
                 footprintBytes: footprintBytes, detail: try required(detail, "detail"))
         case .extensionStopped:
             return .extensionStopped(
                 extension: try required(self.extension, "extension"), at: at, detail: try required(detail, "detail"))
+        case .intentFinished:
+            return .intentFinished(
+                extension: try required(self.extension, "extension"), widgetId: widgetId, control: control, at: at,
+                intent: try required(intent, "intent"), outcome: try required(outcome, "outcome"),
+                durationMs: try required(durationMs, "durationMs"), detail: detail)
+        case .controlUpdated:
+            return .controlUpdated(
+                extension: try required(self.extension, "extension"), control: try required(control, "control"), at: at,
+                value: value, detail: detail)
         case .activityRequested, .activityUpdated, .activityThrottled, .activityStale, .activityEnded,
             .activityDismissed, .activityRefused:
             preconditionFailure("activity notices are decoded above")

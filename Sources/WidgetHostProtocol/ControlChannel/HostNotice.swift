@@ -22,12 +22,19 @@ public enum HostNotice: Sendable, Hashable {
     case entryChanged(NoticeWidget, at: Date, entry: TimelineEntryPayload?, source: EntrySource)
     case diagnostic(NoticeWidget, Diagnostic)
     case snapshotReceived(NoticeWidget, at: Date, entry: TimelineEntryPayload)
-    /// The process of `extension` was killed while it ran a request for `widgetId`.
+    /// The process of `extension` was killed while it ran a request for `widgetId` (nil: a
+    /// request for a control or a client, not a widget).
     case extensionKilled(
-        extension: String, widgetId: String, at: Date, result: ReloadResultKind, durationMs: Double,
+        extension: String, widgetId: String?, at: Date, result: ReloadResultKind, durationMs: Double,
         footprintBytes: Int?, detail: String)
     /// The process of `extension` was stopped after it had been idle; `detail` says how long.
     case extensionStopped(extension: String, at: Date, detail: String)
+    /// An intent ran (a tap in `widgetId`, or on the control `control`) and ended with `outcome`.
+    case intentFinished(
+        extension: String, widgetId: String?, control: String?, at: Date, intent: String, outcome: IntentOutcome,
+        durationMs: Double, detail: String?)
+    /// A Control widget's value provider answered (`value`) or failed (`detail`).
+    case controlUpdated(extension: String, control: String, at: Date, value: ControlValueResult?, detail: String?)
     /// A Live Activity or push event (`ActivityNotice.event` gives the type: `activityUpdated`, …).
     case activity(ActivityNotice)
 
@@ -44,6 +51,8 @@ public enum HostNotice: Sendable, Hashable {
         case extensionKilled
         case extensionStopped
         case snapshotReceived
+        case intentFinished
+        case controlUpdated
         case activityRequested
         case activityUpdated
         case activityThrottled
@@ -91,6 +100,8 @@ public enum HostNotice: Sendable, Hashable {
         case .snapshotReceived: .snapshotReceived
         case .extensionKilled: .extensionKilled
         case .extensionStopped: .extensionStopped
+        case .intentFinished: .intentFinished
+        case .controlUpdated: .controlUpdated
         case .activity(let notice): NoticeType(notice.event)
         }
     }
@@ -101,7 +112,8 @@ public enum HostNotice: Sendable, Hashable {
             .reloadCoalesced(_, let at, _, _, _), .reloadDeferred(_, let at, _, _, _, _),
             .reloadFinished(_, let at, _, _, _, _, _), .entryChanged(_, let at, _, _),
             .snapshotReceived(_, let at, _), .extensionKilled(_, _, let at, _, _, _, _),
-            .extensionStopped(_, let at, _):
+            .extensionStopped(_, let at, _), .intentFinished(_, _, _, let at, _, _, _, _),
+            .controlUpdated(_, _, let at, _, _):
             at
         case .diagnostic(_, let diagnostic): diagnostic.at
         case .activity(let notice): notice.at
@@ -125,7 +137,8 @@ public enum HostNotice: Sendable, Hashable {
             .diagnostic(let widget, _), .snapshotReceived(let widget, _, _):
             (widget, widget.id, widget.extension)
         case .extensionKilled(let ext, let widgetId, _, _, _, _, _): (nil, widgetId, ext)
-        case .extensionStopped(let ext, _, _): (nil, nil, ext)
+        case .extensionStopped(let ext, _, _), .controlUpdated(let ext, _, _, _, _): (nil, nil, ext)
+        case .intentFinished(let ext, let widgetId, _, _, _, _, _, _): (nil, widgetId, ext)
         case .activity(let notice): (nil, nil, notice.app)
         }
     }

@@ -7,13 +7,19 @@ public struct WidgetInfo: Sendable, Hashable, Codable {
     public var family: WidgetFamily
     public var app: String
     public var `extension`: String
+    /// A configurable widget's intent values, as its user set them (`widgetConfigurationIntent(of:)`).
+    public var configuration: IntentValues?
 
-    public init(id: String, kind: String, family: WidgetFamily, app: String, extension: String) {
+    public init(
+        id: String, kind: String, family: WidgetFamily, app: String, extension: String,
+        configuration: IntentValues? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.family = family
         self.app = app
         self.extension = `extension`
+        self.configuration = configuration
     }
 }
 
@@ -27,10 +33,13 @@ public struct AddWidgetParams: Sendable, Hashable, Codable {
     public var family: WidgetFamily
     /// Needed only when two apps define the same kind.
     public var app: String?
-    public init(kind: String, family: WidgetFamily, app: String? = nil) {
+    /// A configurable kind's intent values; what is not given takes its default.
+    public var configuration: IntentValues?
+    public init(kind: String, family: WidgetFamily, app: String? = nil, configuration: IntentValues? = nil) {
         self.kind = kind
         self.family = family
         self.app = app
+        self.configuration = configuration
     }
 }
 

@@ -6,11 +6,19 @@ public enum ExtensionMethod: String, Sendable, CaseIterable {
     case placeholder = "placeholder/get"
     case snapshot = "snapshot/get"
     case timeline = "timeline/get"
+    /// Runs an intent's `perform()` (protocol version 3).
+    case intentPerform = "intent/perform"
+    /// A configuration parameter's choices (protocol version 3).
+    case intentOptions = "intent/options"
+    /// A Control widget's current value (protocol version 3).
+    case controlValue = "control/value"
 }
 
 /// The protocol revision this build speaks. 2 added view archives (an entry's `view`) and
-/// the requests' `environment`; everything of 1 is still valid.
-public let protocolVersion = 2
+/// the requests' `environment`; 3 added App Intents (a kind's `intent` schema and its
+/// `configuration` in requests, `controls`, `intent/perform`, `intent/options`,
+/// `control/value`, the `button` and `toggle` nodes). Everything of 1 and 2 is still valid.
+public let protocolVersion = 3
 
 public struct InitializeParams: Sendable, Hashable, Codable {
     /// The protocol revision the host speaks; extensions may ignore it.
@@ -24,18 +32,29 @@ public struct WidgetDescriptor: Sendable, Hashable, Codable {
     public var displayName: String
     public var description: String
     public var supportedFamilies: [WidgetFamily]
+    /// A configurable kind's intent (`AppIntentConfiguration`); absent for a static one.
+    public var intent: IntentSchema?
 
-    public init(kind: String, displayName: String, description: String, supportedFamilies: [WidgetFamily]) {
+    public init(
+        kind: String, displayName: String, description: String, supportedFamilies: [WidgetFamily],
+        intent: IntentSchema? = nil
+    ) {
         self.kind = kind
         self.displayName = displayName
         self.description = description
         self.supportedFamilies = supportedFamilies
+        self.intent = intent
     }
 }
 
 public struct InitializeResult: Sendable, Hashable, Codable {
     public var widgets: [WidgetDescriptor]
-    public init(widgets: [WidgetDescriptor]) { self.widgets = widgets }
+    /// Control widgets (protocol version 3); absent: none.
+    public var controls: [ControlDescriptor]?
+    public init(widgets: [WidgetDescriptor], controls: [ControlDescriptor]? = nil) {
+        self.widgets = widgets
+        self.controls = controls
+    }
 }
 
 public struct PlaceholderParams: Sendable, Hashable, Codable {
@@ -55,11 +74,17 @@ public struct SnapshotParams: Sendable, Hashable, Codable {
     public var family: WidgetFamily
     public var isPreview: Bool
     public var environment: ViewEnvironment?
-    public init(kind: String, family: WidgetFamily, isPreview: Bool, environment: ViewEnvironment? = nil) {
+    /// The widget's configuration intent's values (a configurable kind, protocol version 3).
+    public var configuration: IntentValues?
+    public init(
+        kind: String, family: WidgetFamily, isPreview: Bool, environment: ViewEnvironment? = nil,
+        configuration: IntentValues? = nil
+    ) {
         self.kind = kind
         self.family = family
         self.isPreview = isPreview
         self.environment = environment
+        self.configuration = configuration
     }
 }
 
@@ -70,11 +95,17 @@ public struct TimelineParams: Sendable, Hashable, Codable {
     /// The host's notion of now (the virtual clock's, in a simulation).
     public var now: Date
     public var environment: ViewEnvironment?
-    public init(kind: String, family: WidgetFamily, widgetId: String, now: Date, environment: ViewEnvironment? = nil) {
+    /// The widget's configuration intent's values (a configurable kind, protocol version 3).
+    public var configuration: IntentValues?
+    public init(
+        kind: String, family: WidgetFamily, widgetId: String, now: Date, environment: ViewEnvironment? = nil,
+        configuration: IntentValues? = nil
+    ) {
         self.kind = kind
         self.family = family
         self.widgetId = widgetId
         self.now = now
         self.environment = environment
+        self.configuration = configuration
     }
 }

@@ -65,19 +65,27 @@ public struct ViewEnvironment: Sendable, Hashable, Codable {
     public var widgetRenderingMode: RenderingMode
     public var showsWidgetContainerBackground: Bool
     public var displayScale: Double
+    /// The device's locale, a BCP 47 / POSIX identifier (`fr_FR`); absent: the process's own
+    /// (protocol version 3).
+    public var locale: String?
+    /// SwiftUI's `DynamicTypeSize` (`xSmall` … `accessibility5`); absent: `large` (protocol version 3).
+    public var dynamicTypeSize: String?
 
     public init(
         colorScheme: ColorScheme = .light, widgetRenderingMode: RenderingMode = .fullColor,
-        showsWidgetContainerBackground: Bool = true, displayScale: Double = 3
+        showsWidgetContainerBackground: Bool = true, displayScale: Double = 3, locale: String? = nil,
+        dynamicTypeSize: String? = nil
     ) {
         self.colorScheme = colorScheme
         self.widgetRenderingMode = widgetRenderingMode
         self.showsWidgetContainerBackground = showsWidgetContainerBackground
         self.displayScale = displayScale
+        self.locale = locale
+        self.dynamicTypeSize = dynamicTypeSize
     }
 
     private enum CodingKeys: String, CodingKey {
-        case colorScheme, widgetRenderingMode, showsWidgetContainerBackground, displayScale
+        case colorScheme, widgetRenderingMode, showsWidgetContainerBackground, displayScale, locale, dynamicTypeSize
     }
 
     /// Unknown values fall back to the defaults rather than failing the request or the entry.
@@ -91,6 +99,8 @@ public struct ViewEnvironment: Sendable, Hashable, Codable {
             ?? defaults.showsWidgetContainerBackground
         let scale = (try? container.decodeIfPresent(Double.self, forKey: .displayScale)) ?? nil
         displayScale = scale.map { min(max($0, 1), 4) } ?? defaults.displayScale
+        locale = (try? container.decodeIfPresent(String.self, forKey: .locale)) ?? nil
+        dynamicTypeSize = (try? container.decodeIfPresent(String.self, forKey: .dynamicTypeSize)) ?? nil
     }
 }
 

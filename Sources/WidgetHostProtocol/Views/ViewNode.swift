@@ -31,6 +31,10 @@ public struct ViewNode: Sendable, Hashable, Codable {
         case accessoryWidgetBackground
         /// The first child that fits; `axes`: `horizontal`, `vertical`.
         case viewThatFits(axes: [String], children: [ViewNode])
+        /// `Button(intent:)`: a tap runs its intent (protocol version 3).
+        case button(ArchiveIntentControl)
+        /// `Toggle(isOn:intent:)`: a tap flips `isOn` and runs its intent (protocol version 3).
+        case toggle(ArchiveIntentControl)
         case unknown(type: String)
     }
 
@@ -62,6 +66,8 @@ public struct ViewNode: Sendable, Hashable, Codable {
         case .fill: "fill"
         case .accessoryWidgetBackground: "accessoryWidgetBackground"
         case .viewThatFits: "viewThatFits"
+        case .button: "button"
+        case .toggle: "toggle"
         case .unknown(let type): type
         }
     }
@@ -80,6 +86,7 @@ public struct ViewNode: Sendable, Hashable, Codable {
                 .compactMap { $0 }
         case .progress(let progress): nodes = [progress.label, progress.currentValueLabel].compactMap { $0 }
         case .link(_, let label): nodes = [label]
+        case .button(let control), .toggle(let control): nodes = [control.label]
         case .empty, .text, .spacer, .divider, .image, .shape, .fill, .accessoryWidgetBackground, .unknown:
             nodes = []
         }
@@ -151,6 +158,10 @@ public struct ViewNode: Sendable, Hashable, Codable {
         case "viewThatFits":
             return .viewThatFits(
                 axes: container.lenient([String].self, .axes) ?? ["horizontal", "vertical"], children: children())
+        case "button": return (try? ArchiveIntentControl(from: decoder)).map(Content.button)
+        case "toggle":
+            guard let control = try? ArchiveIntentControl(from: decoder), control.isOn != nil else { return nil }
+            return .toggle(control)
         default: return nil
         }
     }
@@ -197,6 +208,8 @@ public struct ViewNode: Sendable, Hashable, Codable {
         case .viewThatFits(let axes, let children):
             try container.encode(axes, forKey: .axes)
             try container.encode(children, forKey: .children)
+        case .button(let control), .toggle(let control):
+            try control.encode(to: encoder)
         }
         if !modifiers.isEmpty { try container.encode(modifiers, forKey: .modifiers) }
     }

@@ -84,6 +84,9 @@ public struct ExtensionSession: Sendable {
         case .placeholder(let value): params = try? JSONValue(encoding: value)
         case .snapshot(let value): params = try? JSONValue(encoding: value)
         case .timeline(let value): params = try? JSONValue(encoding: value)
+        case .perform(let value): params = try? JSONValue(encoding: value)
+        case .options(let value): params = try? JSONValue(encoding: value)
+        case .controlValue(let value): params = try? JSONValue(encoding: value)
         }
         running = Running(id: id, method: call.method)
         return [write(.request(id: .number(id.value), method: call.method.rawValue, params: params))]

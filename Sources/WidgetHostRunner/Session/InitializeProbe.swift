@@ -31,9 +31,9 @@ public enum InitializeProbe {
         }
     }
 
-    /// The catalog's reading of an answer: the widgets, or why the bundle is skipped.
-    public static func widgets(_ answer: Result<InitializeResult, Failure>) -> Result<[WidgetDescriptor], Failure> {
-        answer.flatMap { $0.widgets.isEmpty ? .failure(.noWidgets) : .success($0.widgets) }
+    /// The catalog's reading of an answer: the widgets (and controls), or why the bundle is skipped.
+    public static func widgets(_ answer: Result<InitializeResult, Failure>) -> Result<InitializeResult, Failure> {
+        answer.flatMap { $0.widgets.isEmpty ? .failure(.noWidgets) : .success($0) }
     }
 
     /// Why the bundle was skipped, for `extensions` and the log: the executable, what is
@@ -55,7 +55,7 @@ public enum InitializeProbe {
     /// and kills the process.
     public static func run(
         _ launch: ExtensionLaunch, limits: ExtensionLimits, spawner: ProcessSpawner? = nil
-    ) -> Result<[WidgetDescriptor], Failure> {
+    ) -> Result<InitializeResult, Failure> {
         let outcome = ColdCall(limits: Self.limits(limits), sampleInterval: nil, spawner: spawner).initialize(launch)
         switch outcome.result {
         case .success(let result): return widgets(.success(result))

@@ -4,7 +4,7 @@ import WidgetHostProtocol
 
 /// A reply's result as the core takes it: `timeline/get` → a timeline (with the size of its
 /// line, which the core checks against `max_timeline_bytes`), `placeholder/get` and
-/// `snapshot/get` → one entry.
+/// `snapshot/get` → one entry, `intent/perform`, `intent/options`, `control/value` → theirs.
 enum ReplyDecoding {
     static func reply(
         to method: ExtensionMethod, result: JSONValue, byteCount: Int
@@ -13,6 +13,9 @@ enum ReplyDecoding {
             switch method {
             case .timeline: return .success(.timeline(try result.decode(as: TimelinePayload.self), byteCount: byteCount))
             case .placeholder, .snapshot: return .success(.entry(try result.decode(as: TimelineEntryPayload.self)))
+            case .intentPerform: return .success(.performed(try result.decode(as: IntentPerformResult.self)))
+            case .intentOptions: return .success(.options(try result.decode(as: IntentOptionsResult.self)))
+            case .controlValue: return .success(.controlValue(try result.decode(as: ControlValueResult.self)))
             case .initialize: return .failure(.protocolError("initialize is answered through the session, not as a reply"))
             }
         } catch {

@@ -122,9 +122,15 @@ public struct ExtensionServer: Sendable {
             reply(.failure(.methodNotFound(method, known: ExtensionMethod.allCases.map(\.rawValue))))
             return
         }
-        if known == .initialize {
+        switch known {
+        case .initialize:
             reply(Self.wire(.success(initializeResult)))
             return
+        case .intentPerform, .intentOptions, .controlValue:
+            reply(.failure(.methodNotFound(method, known: ["initialize", "placeholder/get", "snapshot/get", "timeline/get"])))
+            return
+        case .placeholder, .snapshot, .timeline:
+            break
         }
         let request: ProviderRequest
         do {
@@ -141,7 +147,7 @@ public struct ExtensionServer: Sendable {
             definition.snapshot(request.context) { reply(Self.wire($0)) }
         case .timeline:
             definition.timeline(request.context) { reply(Self.wire($0)) }
-        case .initialize:
+        case .initialize, .intentPerform, .intentOptions, .controlValue:
             break
         }
     }

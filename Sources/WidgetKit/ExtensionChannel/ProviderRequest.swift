@@ -52,7 +52,7 @@ struct ProviderRequest {
             if let value = fields["now"], value.stringValue.flatMap(RFC3339.parse) == nil {
                 throw .invalidParams("\"now\" must be an RFC 3339 date such as \"2026-02-15T08:00:00Z\"")
             }
-        case .initialize, .placeholder:
+        case .initialize, .placeholder, .intentPerform, .intentOptions, .controlValue:
             break
         }
         var context = TimelineProviderContext(family: family, isPreview: isPreview)
@@ -78,6 +78,9 @@ struct ProviderRequest {
         case .placeholder: "{kind, family}"
         case .snapshot: "{kind, family, isPreview}"
         case .timeline: "{kind, family, widgetId, now}"
+        case .intentPerform: "{intent, kind, widgetId?, now}"
+        case .intentOptions: "{kind, parameter}"
+        case .controlValue: "{kind, now}"
         }
     }
 }

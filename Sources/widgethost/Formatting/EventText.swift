@@ -50,6 +50,17 @@ enum EventText {
             parts.append(dash(detail))
         case .extensionStopped(_, _, let detail):
             parts.append(dash(detail))
+        case .intentFinished(_, _, let control, _, let intent, let outcome, let durationMs, let detail):
+            if let control { parts.append("control \(control)") }
+            parts.append(intent)
+            parts.append(outcome.rawValue)
+            parts.append(Text.milliseconds(durationMs))
+            parts.append(dash(detail))
+        case .controlUpdated(_, let control, _, let value, let detail):
+            parts.append(control)
+            if let isOn = value?.isOn { parts.append(isOn ? "on" : "off") }
+            if let title = value?.title { parts.append(title) }
+            parts.append(dash(detail))
         case .activity(let activity):
             parts.append(activity.source.rawValue)
             if let reason = activity.reason { parts.append(reason) }

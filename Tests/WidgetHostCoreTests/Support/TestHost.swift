@@ -42,6 +42,15 @@ struct TestHost {
     /// Requests sent and not answered (the provider held them).
     var held: [ExtensionRequest] = []
     var provider: (TimelineParams) -> ProviderBehaviour
+    /// What the synthetic extension answers to `intent/perform`, `intent/options` and
+    /// `control/value`; nil: it holds them (the test answers by hand).
+    var intents: (ExtensionRequest.Call) -> ExtensionReply? = { _ in nil }
+    /// Every `.answer` effect, by the request id the client waits on.
+    var answers: [RequestID: HostReply] {
+        Dictionary(
+            effects.compactMap { if case .answer(let id, let reply) = $0 { (id, reply) } else { nil } },
+            uniquingKeysWith: { first, _ in first })
+    }
 
     init(
         configuration: HostConfiguration = .default, at start: Date = t0,
@@ -90,6 +99,12 @@ struct TestHost {
             case .fail(let failure):
                 absorb(host.handle(.extensionFailed(request.id, failure), at: now))
             case .hold:
+                held.append(request)
+            }
+        case .perform, .options, .controlValue:
+            if let reply = intents(request.call) {
+                absorb(host.handle(.extensionReplied(request.id, reply, footprintBytes: nil), at: now))
+            } else {
                 held.append(request)
             }
         }

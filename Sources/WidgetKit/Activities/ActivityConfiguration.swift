@@ -1,0 +1,145 @@
+import ActivityKit
+import Foundation
+import SwiftUI
+import WidgetHostProtocol
+
+/// WidgetKit's `ActivityConfiguration`: a Live Activity's Lock Screen view and its Dynamic
+/// Island presentations, for one `ActivityAttributes` type.
+///
+/// In a `WidgetBundle` it declares no widget kind. The SDK can archive its views for an
+/// activity's attributes and state (`archives(attributes:state:…)`), the archives the host
+/// will draw on its Lock Screen; serving them on the extension channel (`activity/render`)
+/// is the next step (docs/porting.md).
+public struct ActivityConfiguration<Attributes: ActivityAttributes>: PrimitiveWidgetConfiguration {
+    let render: @Sendable (ActivityViewContext<Attributes>, EnvironmentValues) -> ActivityArchives
+
+    var definitions: [WidgetDefinition] { [] }
+
+    public init<Content: View>(
+        for attributesType: Attributes.Type,
+        @ViewBuilder content: @escaping @Sendable (ActivityViewContext<Attributes>) -> Content,
+        dynamicIsland: @escaping @Sendable (ActivityViewContext<Attributes>) -> DynamicIsland
+    ) {
+        render = { context, environment in
+            let island = dynamicIsland(context)
+            func archive(_ view: AnyView) -> ViewNode { _ViewArchiver.archive(view, environment: environment) }
+            return ActivityArchives(
+                lockScreen: _ViewArchiver.archive(content(context), environment: environment),
+                compactLeading: archive(island.compactLeading), compactTrailing: archive(island.compactTrailing),
+                minimal: archive(island.minimal),
+                expanded: island.expanded.map { ActivityArchives.Region(position: $0.position.name, view: archive($0.view)) })
+        }
+    }
+
+    /// The views of an activity whose attributes and content state arrive as JSON (as the
+    /// host has them): the Lock Screen view and each Dynamic Island presentation, archived.
+    public func archives(
+        attributes: JSONValue, state: JSONValue, activityID: String, isStale: Bool = false,
+        environment: EnvironmentValues = EnvironmentValues()
+    ) throws -> ActivityArchives {
+        let context = ActivityViewContext<Attributes>(
+            state: try state.decode(as: Attributes.ContentState.self),
+            attributes: try attributes.decode(as: Attributes.self), activityID: activityID, isStale: isStale)
+        return render(context, environment)
+    }
+}
+
+/// The archived views of one activity.
+public struct ActivityArchives: Sendable, Hashable {
+    public struct Region: Sendable, Hashable {
+        /// `leading`, `trailing`, `center` or `bottom`.
+        public var position: String
+        public var view: ViewNode
+    }
+
+    public var lockScreen: ViewNode
+    public var compactLeading: ViewNode
+    public var compactTrailing: ViewNode
+    public var minimal: ViewNode
+    public var expanded: [Region]
+}
+
+/// `ActivityViewContext`: what an activity's views are built from.
+public struct ActivityViewContext<Attributes: ActivityAttributes> {
+    public let state: Attributes.ContentState
+    public let attributes: Attributes
+    public let activityID: String
+    public let isStale: Bool
+}
+
+/// `DynamicIsland`: the expanded regions and the compact and minimal presentations.
+public struct DynamicIsland {
+    let expanded: [DynamicIslandExpandedRegionBox]
+    let compactLeading: AnyView
+    let compactTrailing: AnyView
+    let minimal: AnyView
+
+    public init<CompactLeading: View, CompactTrailing: View, Minimal: View>(
+        @DynamicIslandExpandedContentBuilder expanded: () -> [DynamicIslandExpandedRegionBox],
+        @ViewBuilder compactLeading: () -> CompactLeading,
+        @ViewBuilder compactTrailing: () -> CompactTrailing,
+        @ViewBuilder minimal: () -> Minimal
+    ) {
+        self.expanded = expanded()
+        self.compactLeading = AnyView(compactLeading())
+        self.compactTrailing = AnyView(compactTrailing())
+        self.minimal = AnyView(minimal())
+    }
+
+    /// The island's tint around the compact and minimal views (drawn by the host as is).
+    public func keylineTint(_ color: Color?) -> DynamicIsland { self }
+    public func widgetURL(_ url: URL?) -> DynamicIsland { self }
+}
+
+/// `DynamicIslandExpandedRegionPosition`.
+public struct DynamicIslandExpandedRegionPosition: Sendable, Hashable {
+    let name: String
+    public static let leading = DynamicIslandExpandedRegionPosition(name: "leading")
+    public static let trailing = DynamicIslandExpandedRegionPosition(name: "trailing")
+    public static let center = DynamicIslandExpandedRegionPosition(name: "center")
+    public static let bottom = DynamicIslandExpandedRegionPosition(name: "bottom")
+}
+
+/// `DynamicIslandExpandedRegion`: one region of the expanded presentation.
+public struct DynamicIslandExpandedRegion<Content: View> {
+    let position: DynamicIslandExpandedRegionPosition
+    let content: Content
+
+    public init(_ position: DynamicIslandExpandedRegionPosition, priority: Double = 0, @ViewBuilder content: () -> Content) {
+        self.position = position
+        self.content = content()
+    }
+}
+
+/// A region with its view type erased.
+public struct DynamicIslandExpandedRegionBox {
+    let position: DynamicIslandExpandedRegionPosition
+    let view: AnyView
+}
+
+@resultBuilder
+public enum DynamicIslandExpandedContentBuilder {
+    public static func buildExpression<Content: View>(_ region: DynamicIslandExpandedRegion<Content>)
+        -> [DynamicIslandExpandedRegionBox]
+    {
+        [DynamicIslandExpandedRegionBox(position: region.position, view: AnyView(region.content))]
+    }
+
+    public static func buildBlock(_ regions: [DynamicIslandExpandedRegionBox]...) -> [DynamicIslandExpandedRegionBox] {
+        regions.flatMap { $0 }
+    }
+
+    public static func buildOptional(_ regions: [DynamicIslandExpandedRegionBox]?) -> [DynamicIslandExpandedRegionBox] {
+        regions ?? []
+    }
+
+    public static func buildEither(first: [DynamicIslandExpandedRegionBox]) -> [DynamicIslandExpandedRegionBox] { first }
+    public static func buildEither(second: [DynamicIslandExpandedRegionBox]) -> [DynamicIslandExpandedRegionBox] { second }
+}
+
+extension View {
+    /// The Lock Screen background of a Live Activity (drawn by the host as is).
+    public func activityBackgroundTint(_ color: Color?) -> some View { self }
+    /// The color of the system's action button on the Lock Screen.
+    public func activitySystemActionForegroundColor(_ color: Color?) -> some View { self }
+}
