@@ -174,7 +174,8 @@ public struct ExtensionSession: Sendable {
                 id == .number(request.id.value)
             else { return nil }
             reply = .entry(entry)
-        case .initialize:
+        case .initialize, .intentPerform, .intentOptions, .controlValue:
+            // Rare next to timelines: the long way is fine.
             return nil
         }
         running = nil
