@@ -276,7 +276,7 @@ let package = Package(
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
             name: "widgethost-bench",
-            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient"],
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness"],
             path: "Benchmarks/Sources/Bench",
             swiftSettings: strict
         ),

@@ -188,9 +188,10 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 channel.close(promise: nil)
                 return
             }
-            guard let message = try? JSONRPCMessage.encodingNotification(method: ControlMethod.eventNotification, params: notice)
+            guard let line = try? JSONRPCMessage.notificationLine(method: ControlMethod.eventNotification, params: notice)
             else { return }
-            self.write(message, context: loopBound.value)
+            let context = loopBound.value
+            context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
         }
     }
 

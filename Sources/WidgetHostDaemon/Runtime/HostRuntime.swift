@@ -137,7 +137,7 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
 
     /// The one-line summary for systemd's STATUS=.
     var statusLine: String {
-        let widgets = host.widgets.count
+        let widgets = host.widgetCount
         let extensions = catalog.loaded.count
         var line = "\(widgets) widget\(widgets == 1 ? "" : "s"), \(extensions) extension\(extensions == 1 ? "" : "s")"
         if let next = host.nextDeadline {
