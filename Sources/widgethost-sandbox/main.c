@@ -13,7 +13,8 @@
 //      each --write, nothing else; TCP bind never, TCP connect only with --network (ABI 4);
 //      no signals to and no abstract Unix sockets of processes outside the sandbox (ABI 6);
 //   4. a seccomp filter: no ptrace, no other process's memory, no namespaces, mounts,
-//      keyrings, BPF, perf, io_uring, modules; sockets only AF_UNIX without --network;
+//      keyrings, BPF, perf, io_uring, modules, no leaving its process group (setsid,
+//      setpgid); sockets only AF_UNIX without --network;
 //   5. execve.
 // Without --required a rule the kernel lacks is skipped (the host logged it once, at its
 // start); with it, the shim exits 125 naming the rule. A path that does not exist is
@@ -278,6 +279,9 @@ static const int refused_syscalls[] = {
 #endif
     __NR_reboot, __NR_swapon, __NR_swapoff, __NR_acct, __NR_quotactl, __NR_syslog, __NR_vhangup,
     __NR_open_by_handle_at, __NR_name_to_handle_at, __NR_fanotify_init,
+    // The extension's process group is how the control socket knows a peer is an extension
+    // (docs/security.md): it may not leave it.
+    __NR_setsid, __NR_setpgid,
 #ifdef __NR_iopl
     __NR_iopl, __NR_ioperm,
 #endif

@@ -107,6 +107,18 @@ struct AuthorizationTests {
         #expect(try daemon.cli("status", "w1").status == 65, "w1 is gone")
     }
 
+    @Test("Supplementary groups count: nobody with primary group users and nogroup among its groups is admin")
+    func supplementaryGroupPeer() throws {
+        let daemon = try Self.startDaemon()
+        let admin = Peer(group: "users", socket: daemon.socket, supplementary: ["nogroup"])
+        let added = try admin.cli(["add", "PyClock", "--family", "systemSmall"])
+        #expect(added.status == 0, "\(added.stderr)")
+        // The same peer without the group is refused: the group, not the uid, made it admin.
+        let plain = Peer(group: "users", socket: daemon.socket)
+        #expect(try plain.cli(["remove", "w1"]).status == 77)
+        #expect(try admin.cli(["remove", "w1"]).status == 0)
+    }
+
     /// The daemon, its socket reachable by others (as `SocketMode=0666` would make it).
     static func startDaemon() throws -> RealDaemon {
         let daemon = try RealDaemon(config: config)
@@ -116,12 +128,16 @@ struct AuthorizationTests {
     }
 }
 
-/// A client running as `nobody` with the given primary group and no supplementary groups.
+/// A client running as `nobody` with the given primary group and supplementary groups.
 private struct Peer {
     let group: String
     let socket: String
+    var supplementary: [String] = []
 
-    var prefix: [String] { ["--reuid", "nobody", "--regid", group, "--clear-groups"] }
+    var prefix: [String] {
+        ["--reuid", "nobody", "--regid", group]
+            + (supplementary.isEmpty ? ["--clear-groups"] : ["--groups", supplementary.joined(separator: ",")])
+    }
 
     func cli(_ arguments: [String]) throws -> CLIRun {
         let binary = try #require(CLI.binary, "widgethost is not built")

@@ -100,6 +100,14 @@ struct SandboxTests {
         #expect(try world.run("nnp -") == "count 1")
     }
 
+    @Test("It cannot leave its process group, by which the control socket knows it")
+    func processGroup() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        #expect(try world.run("setsid -") == "refused EPERM")
+        #expect(try world.run("setsid -", confinement: Unconfined()) == "ok")
+    }
+
     @Test("100,000 open files stop at limits.open_files", arguments: [256, 64])
     func openFiles(limit: Int) throws {
         let world = try SandboxWorld()

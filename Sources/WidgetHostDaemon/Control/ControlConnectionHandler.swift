@@ -143,7 +143,18 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     /// Dispatches a method; `id` nil for a notification, whose outcome is dropped.
     private func perform(_ method: String, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
         let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
+        let started = NIODeadline.now()
+        let runtime = server.runtime
+        // The control channel's latency, for the dashboard's /metrics (nil without one).
+        let observe: @Sendable () -> Void = {
+            runtime.controlRequestObserved?(method, Double((NIODeadline.now() - started).nanoseconds) / 1e9)
+        }
         let outcome = dispatcher.dispatch(method: method, params: params, peer: peer)
+        if case .later(let future) = outcome {
+            future.whenComplete { _ in observe() }
+        } else {
+            observe()
+        }
         if case .subscribed = outcome { subscribe(context: context) }
         guard let id else { return .none }
         switch outcome {
@@ -177,9 +188,10 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 channel.close(promise: nil)
                 return
             }
-            guard let message = try? JSONRPCMessage.encodingNotification(method: ControlMethod.eventNotification, params: notice)
+            guard let line = try? JSONRPCMessage.notificationLine(method: ControlMethod.eventNotification, params: notice)
             else { return }
-            self.write(message, context: loopBound.value)
+            let context = loopBound.value
+            context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
         }
     }
 
@@ -195,10 +207,36 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         var gid: UInt32 = 0
     }
 
+    /// `SO_PEERGROUPS` fills a buffer it is given; NIO hands it one of fixed size, zeroed.
+    private struct PeerGroups: Sendable {
+        var gids: (
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+            UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+        ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        /// The kernel writes the groups ascending, so the zeroes after the last one are the
+        /// buffer's. A peer in more than 64 groups gets ERANGE: its supplementary groups are
+        /// not counted (its primary group still is).
+        var list: [UInt32] {
+            withUnsafeBytes(of: gids) { raw in
+                let all = Array(raw.bindMemory(to: UInt32.self))
+                guard let last = all.lastIndex(where: { $0 != 0 }) else { return [] }
+                return Array(all[...last])
+            }
+        }
+    }
+
     static func peerCredentials(of channel: any Channel) -> EventLoopFuture<Peer>? {
         guard let provider = channel as? any SocketOptionProvider else { return nil }
         let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return future.map { Peer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+        return future.flatMap { credentials in
+            let groups: EventLoopFuture<PeerGroups> = provider.unsafeGetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERGROUPS))
+            return groups.map { $0.list }.recover { _ in [] }.map { list in
+                Peer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, groups: list)
+            }
+        }
     }
 }

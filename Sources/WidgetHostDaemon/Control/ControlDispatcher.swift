@@ -25,32 +25,46 @@ struct ControlDispatcher {
         case later(EventLoopFuture<JSONValue>)
     }
 
-    func dispatch(method name: String, params: JSONValue?, peer: Peer?) -> Outcome {
+    func dispatch(method name: String, params: JSONValue?, peer connection: Peer?) -> Outcome {
         guard let method = ControlMethod(rawValue: name) else {
             return .error(.methodNotFound(name, known: ControlMethod.allCases.map(\.rawValue)))
         }
-        if method.requiresAdmin, !isAdmin(peer) {
-            return .error(
-                JSONRPCError(
-                    code: JSONRPCError.permissionDeniedCode,
-                    message: "\(name) needs root, the daemon's own user or a group in control.admin_groups; "
-                        + "uid \(peer.map { String($0.uid) } ?? "unknown") is none of these"))
-        }
+        let peer = controlPeer(connection)
+        if let denial = authority.authorize(method, peer: peer) { return .error(permissionDenied(denial)) }
         do {
             switch method {
             case .reloadTimelines:
                 let params = try decode(ReloadTimelinesParams.self, from: params, method: name)
-                if let error = appClaimError(params.app, peer: peer) { return .error(error) }
+                let app: String?
+                switch authority.app(claimed: params.app, by: peer) {
+                case .success(let claimed): app = claimed
+                case .failure(let denial): return .error(permissionDenied(denial))
+                }
+                if let denial = authority.foreground(params.foreground == true, by: peer) {
+                    return .error(permissionDenied(denial))
+                }
                 let origin: ReloadOrigin = params.foreground == true ? .foreground : .background
-                return reply(runtime.apply(.reloadRequested(ReloadRequest(.kind(params.kind, app: params.app), origin: origin))))
+                return reply(runtime.apply(.reloadRequested(ReloadRequest(.kind(params.kind, app: app), origin: origin))))
             case .reloadAllTimelines:
                 let params = try decode(ReloadAllTimelinesParams.self, from: params, method: name)
-                if let error = appClaimError(params.app, peer: peer) { return .error(error) }
+                let app: String?
+                switch authority.app(claimed: params.app, by: peer) {
+                case .success(let claimed): app = claimed
+                case .failure(let denial): return .error(permissionDenied(denial))
+                }
+                if let denial = authority.foreground(params.foreground == true, by: peer) {
+                    return .error(permissionDenied(denial))
+                }
                 let origin: ReloadOrigin = params.foreground == true ? .foreground : .background
-                return reply(runtime.apply(.reloadRequested(ReloadRequest(.allOfApp(params.app), origin: origin))))
+                return reply(runtime.apply(.reloadRequested(ReloadRequest(.allOfApp(app ?? params.app), origin: origin))))
             case .getCurrentConfigurations:
                 let params = try decodeOptional(GetCurrentConfigurationsParams.self, from: params, method: name)
-                return .result(try JSONValue(encoding: runtime.currentConfigurations(app: params?.app)))
+                let app: String?
+                switch authority.app(claimed: params?.app, by: peer) {
+                case .success(let claimed): app = claimed
+                case .failure(let denial): return .error(permissionDenied(denial))
+                }
+                return .result(try JSONValue(encoding: runtime.currentConfigurations(app: app)))
             case .status:
                 let params = try decodeOptional(StatusParams.self, from: params, method: name)
                 return encode(runtime.status(of: params?.id))
@@ -60,7 +74,10 @@ struct ControlDispatcher {
             case .addWidget:
                 let params = try decode(AddWidgetParams.self, from: params, method: name)
                 return reply(
-                    runtime.apply(.widgetAdded(AddWidgetRequest(kind: params.kind, family: params.family, app: params.app))))
+                    runtime.apply(
+                        .widgetAdded(
+                            AddWidgetRequest(
+                                kind: params.kind, family: params.family, app: params.app, configuration: params.configuration))))
             case .removeWidget:
                 let params = try decode(WidgetIDParams.self, from: params, method: name)
                 return reply(runtime.apply(.widgetRemoved(WidgetID(params.id))))
@@ -75,7 +92,7 @@ struct ControlDispatcher {
                 return .subscribed(try JSONValue(encoding: SubscribeResult()))
             case .clock:
                 let params = try decodeOptional(ClockParams.self, from: params, method: name) ?? ClockParams()
-                if params.advance != nil || params.until != nil, !isAdmin(peer) {
+                if params.advance != nil || params.until != nil, !authority.isAdmin(peer) {
                     return .error(
                         JSONRPCError(
                             code: JSONRPCError.permissionDeniedCode,
@@ -101,8 +118,12 @@ struct ControlDispatcher {
                 return .result(try JSONValue(encoding: runtime.host.controlStatuses(kind: params.kind, app: params.app)))
             case .reloadControls:
                 let params = try decodeOptional(ControlsParams.self, from: params, method: name) ?? ControlsParams()
-                if let error = appClaimError(params.app, peer: peer) { return .error(error) }
-                return reply(runtime.apply(.controlsReloadRequested(kind: params.kind, app: params.app)))
+                let app: String?
+                switch authority.app(claimed: params.app, by: peer) {
+                case .success(let claimed): app = claimed
+                case .failure(let denial): return .error(permissionDenied(denial))
+                }
+                return reply(runtime.apply(.controlsReloadRequested(kind: params.kind, app: app)))
             case .device:
                 let params = try decodeOptional(DeviceParams.self, from: params, method: name) ?? DeviceParams()
                 guard params.locale != nil || params.dynamicTypeSize != nil else {
@@ -111,7 +132,7 @@ struct ControlDispatcher {
                         try JSONValue(
                             encoding: DeviceResult(locale: device.locale, dynamicTypeSize: device.dynamicTypeSize, reloads: [])))
                 }
-                if !isAdmin(peer) {
+                if !authority.isAdmin(peer) {
                     return .error(
                         JSONRPCError(
                             code: JSONRPCError.permissionDeniedCode,
@@ -121,7 +142,7 @@ struct ControlDispatcher {
                     runtime.apply(.deviceChanged(DeviceSettings(locale: params.locale, dynamicTypeSize: params.dynamicTypeSize))))
             case .activityRequest, .activityUpdate, .activityEnd, .activityList, .activityGet, .activityPushToStartToken,
                 .pushActivity, .pushWidget, .pushTokens:
-                return try dispatchActivity(method, params: params, peer: peer)
+                return try dispatchActivity(method, params: params, peer: connection)
             }
         } catch let error as JSONRPCError {
             return .error(error)
@@ -205,18 +226,31 @@ struct ControlDispatcher {
         return try decode(type, from: params, method: method)
     }
 
-    private func isAdmin(_ peer: Peer?) -> Bool {
-        guard let peer else { return false }
-        return peer.uid == 0 || peer.uid == getuid() || settings.adminGroupIDs.contains(peer.gid)
+    /// The core's rule of who may do what (`ControlAuthority`), with this daemon's settings.
+    var authority: ControlAuthority {
+        ControlAuthority(daemonUID: getuid(), adminGroupIDs: settings.adminGroupIDs, appUIDs: settings.appUIDs)
     }
 
-    /// `control.app_uids` pins an app id to the uids allowed to claim it.
+    /// The connection's peer as the core's rule sees it: whether it is one of this daemon's
+    /// extension processes is asked at each request (its process group, which the sandbox's
+    /// seccomp filter does not let it leave).
+    func controlPeer(_ peer: Peer?) -> ControlPeer? {
+        guard let peer else { return nil }
+        return ControlPeer(
+            uid: peer.uid, gid: peer.gid, groups: peer.groups,
+            extensionBundleID: runtime.supervisor.processTable.extensionBundleID(ofPeer: peer.pid))
+    }
+
+    func permissionDenied(_ denial: ControlAuthority.Denial) -> JSONRPCError {
+        JSONRPCError(code: JSONRPCError.permissionDeniedCode, message: denial.description)
+    }
+
+    /// `control.app_uids` pins an app id to the uids allowed to claim it; an extension acts
+    /// for its own app only.
     func appClaimError(_ app: String?, peer: Peer?) -> JSONRPCError? {
-        guard let app, let allowed = settings.appUIDs[app] else { return nil }
-        if let peer, allowed.contains(peer.uid) || peer.uid == 0 { return nil }
-        return JSONRPCError(
-            code: JSONRPCError.permissionDeniedCode,
-            message: "uid \(peer.map { String($0.uid) } ?? "unknown") may not act for app \(app) "
-                + "(control.app_uids allows \(allowed.map(String.init).joined(separator: ", ")))")
+        switch authority.app(claimed: app, by: controlPeer(peer)) {
+        case .success: nil
+        case .failure(let denial): permissionDenied(denial)
+        }
     }
 }

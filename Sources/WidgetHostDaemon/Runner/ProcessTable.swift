@@ -18,6 +18,17 @@ final class ProcessTable: @unchecked Sendable {
 
     var count: Int { live.count }
 
+    /// The bundle id of the extension whose process group the process `pid` is in (every
+    /// extension process leads its own group, and its children stay in it), or nil.
+    func extensionBundleID(ofPeer pid: pid_t) -> String? {
+        eventLoop.preconditionInEventLoop()
+        // 0: the peer is in another pid namespace (and getpgid(0) would be our own group).
+        guard pid > 0 else { return nil }
+        let group = getpgid(pid)
+        guard group > 0 else { return nil }
+        return live.values.first { $0.pid == group }?.launch.bundleID
+    }
+
     func add(_ process: ProcessPipes) {
         live[ObjectIdentifier(process)] = process
     }

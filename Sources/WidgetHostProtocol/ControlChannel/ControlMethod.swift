@@ -49,6 +49,23 @@ public enum ControlMethod: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether one of the host's own extension processes may call it: what a widget extension
+    /// may do through `WidgetCenter` on a device. Exhaustive, so a new method must decide.
+    public var availableToExtensions: Bool {
+        switch self {
+        case .reloadTimelines, .reloadAllTimelines, .getCurrentConfigurations: true
+        case .status, .timeline, .addWidget, .removeWidget, .recordView, .extensions, .rescan, .subscribe, .clock: false
+        // ActivityKit is the app's, and pushes come from a push provider: not an extension's.
+        case .activityRequest, .activityUpdate, .activityEnd, .activityList, .activityGet, .activityPushToStartToken,
+            .pushActivity, .pushWidget, .pushTokens:
+            false
+        // An App Intent running in the extension may reload its app's controls, as
+        // ControlCenter allows on a device; configuring, taps and the device are the user's.
+        case .reloadControls: true
+        case .configureWidget, .options, .tap, .tapControl, .controls, .device: false
+        }
+    }
+
     /// The notification method of the `subscribe` stream.
     public static let eventNotification = "event"
 }

@@ -18,6 +18,10 @@ The behaviour comes from the bundle's directory name (`NAME.appex`) or WIDGETHOS
   longLine         writes one 5 MiB line (with its newline) instead of a reply
   quitter          exits with status 0 on timeline/get without answering
   abandoner        forks a child that keeps stdout open, then exits with status 2
+  hostile          tries each attempt in WIDGETHOST_FIXTURE_ATTEMPTS (a JSON list of
+                   "KIND ARGUMENT", as in Tests/Fixtures/Sandbox/probe.py, plus
+                   "control SOCKET REQUEST-JSON"), writes {attempt: "ok" | "refused ERRNO" |
+                   "count N" | "error CODE"} to results.json in its first app group, then answers
 Each timeline has one entry at `now` whose content names the fixture, and policy `.never`
 unless WIDGETHOST_FIXTURE_POLICY_MINUTES is set (then `.after(now + N min)`).
 With WIDGETHOST_FIXTURE_GOOD_FIRST=1 the first timeline/get of each process is answered
@@ -75,6 +79,69 @@ def timeline(params):
         due = datetime.fromisoformat(now.replace("Z", "+00:00")) + timedelta(minutes=float(minutes))
         policy = {"type": "after", "date": due.strftime("%Y-%m-%dT%H:%M:%SZ")}
     return {"entries": [entry(now, "at " + now)], "policy": policy}
+
+
+def attempt(text):
+    """One hostile attempt (see "hostile" above); never raises."""
+    import errno
+    import signal
+    import socket
+    # {root}: the directory holding plugins/ (the test's), {own}: this extension's container.
+    root = os.path.dirname(os.path.dirname(bundle.rstrip("/")))
+    own = next((pair.partition("=")[2] for pair in os.environ.get("WIDGETHOST_APP_GROUPS", "").split(":") if "=" in pair), "")
+    kind, _, argument = text.replace("{root}", root).replace("{own}", own).partition(" ")
+    try:
+        if kind == "read":
+            with open(argument) as file:
+                file.read()
+        elif kind == "write":
+            with open(argument, "w") as file:
+                file.write("written by a hostile extension\n")
+        elif kind == "tcp":
+            host, _, port = argument.rpartition(":")
+            socket.create_connection((host, int(port)), timeout=5).close()
+        elif kind == "signal-parent":
+            os.kill(os.getppid(), int(argument))
+        elif kind == "files":
+            opened = []
+            try:
+                for _ in range(int(argument)):
+                    opened.append(os.open("/dev/null", os.O_RDONLY))
+            except OSError:
+                pass
+            for descriptor in opened:
+                os.close(descriptor)
+            return "count %d" % len(opened)
+        elif kind == "control":
+            path, _, request = argument.partition(" ")
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.settimeout(10)
+            connection.connect(path)
+            connection.sendall(request.encode() + b"\n")
+            answer = b""
+            while not answer.endswith(b"\n"):
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            connection.close()
+            message = json.loads(answer)
+            return "error %d" % message["error"]["code"] if "error" in message else "ok"
+        else:
+            return "unknown attempt " + kind
+        return "ok"
+    except OSError as error:
+        return "refused " + errno.errorcode.get(error.errno, str(error.errno))
+
+
+def hostile():
+    results = {text: attempt(text) for text in json.loads(os.environ.get("WIDGETHOST_FIXTURE_ATTEMPTS", "[]"))}
+    for pair in os.environ.get("WIDGETHOST_APP_GROUPS", "").split(":"):
+        _, _, container = pair.partition("=")
+        if container:
+            with open(os.path.join(container, "results.json"), "w") as file:
+                json.dump(results, file)
+            break
 
 
 for line in sys.stdin:
@@ -154,6 +221,8 @@ for line in sys.stdin:
         time.sleep(3600)
     elif mode == "quitter":
         os._exit(0)
+    elif mode == "hostile":
+        hostile()
     elif mode == "abandoner":
         if os.fork() == 0:
             time.sleep(30)

@@ -13,6 +13,8 @@
   files N         open /dev/null up to N times; prints how many opened
   forks N         fork up to N children that wait; prints how many started
   nnp -           prints NoNewPrivs from /proc/self/status
+  setsid -        a child leaves the process group for a session of its own (the leader
+                  itself may not: EPERM for a group leader everywhere)
 """
 import ctypes
 import errno
@@ -72,6 +74,17 @@ def attempt():
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         return "count %d" % len(children)
+    elif kind == "setsid":
+        child = os.fork()
+        if child == 0:
+            try:
+                os.setsid()
+                os._exit(0)
+            except OSError as error:
+                os._exit(error.errno)
+        _, status = os.waitpid(child, 0)
+        if os.WEXITSTATUS(status) != 0:
+            raise OSError(os.WEXITSTATUS(status), "setsid")
     elif kind == "nnp":
         for line in open("/proc/self/status"):
             if line.startswith("NoNewPrivs:"):
