@@ -174,7 +174,7 @@ public struct ExtensionSession: Sendable {
                 id == .number(request.id.value)
             else { return nil }
             reply = .entry(entry)
-        case .initialize, .intentPerform, .intentOptions, .controlValue:
+        case .initialize, .intentPerform, .intentOptions, .controlValue, .activityRender:
             // Rare next to timelines: the long way is fine.
             return nil
         }
