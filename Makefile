@@ -1,9 +1,10 @@
 # widgethost — `make run` and `make test` are all a fresh Debian 12 machine needs.
 SWIFT ?= swift
-SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux
-# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes);
+SYSTEM_PACKAGES := python3 sqlite3 libsqlite3-dev libsystemd-dev systemd faketime libxml2-utils strace binutils util-linux patchelf
+# Only the tests need these: headless Chromium screenshots rendered widgets (PNG sizes) and, driven
+# by chromedriver through selenium, tests the live dashboard; prometheus_client parses /metrics;
 # python3-venv holds the OpenRPC checks' jsonschema (scripts/ensure-python-packages.sh).
-TEST_PACKAGES := chromium python3-venv
+TEST_PACKAGES := chromium chromium-driver python3-selenium python3-prometheus-client python3-venv
 BUILD_FLAGS ?=
 
 .PHONY: all deps test-deps build plugins test test-core run bench clean check-purity check-dependencies install release man deb test-system
@@ -46,12 +47,15 @@ test: test-deps check-purity release
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
 	@BIN_PATH="$$($(SWIFT) build $(BUILD_FLAGS) --show-bin-path)" scripts/check-dependencies.sh
 
-# Release builds of everything (the daemon, the CLI, the example extensions) with the Swift
-# runtime linked in statically, no $ORIGIN run path and immediate binding, so that nothing
-# at run time depends on the toolchain (lld: the default linker warns about mktemp in the
-# toolchain's static Foundation at every link); the examples assembled as bundles under
-# .build/release-examples (the debug ones stay in .build/examples for the tests).
-RELEASE_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld
+# Release builds of everything (the daemon, the CLI, the example extensions) linked against the
+# Swift runtime dynamically, with immediate binding and lld; the examples assembled as bundles
+# under .build/release-examples (the debug ones stay in .build/examples for the tests). In the
+# build tree they find the runtime in the toolchain (the driver's run path); `make install`
+# ships the libraries they NEED once, in PREFIX/lib/widgethost/swift, and points each
+# installed executable there by an $ORIGIN-relative RUNPATH (scripts/ship-swift-runtime.sh),
+# so that nothing at run time depends on the toolchain. --static-swift-stdlib instead put
+# Foundation and ICU into every binary: 355 MiB installed (docs/operations.md, "Installed size").
+RELEASE_FLAGS ?= -c release --disable-local-rpath -Xlinker -z -Xlinker now -Xswiftc -use-ld=lld
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@scripts/assemble-plugins.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" .build/release-examples

@@ -31,6 +31,12 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", .upToNextMinor(from: "0.6.0")),
+        // The dashboard: HummingbirdCore's HTTP server (no default traits: no swift-configuration),
+        // and /metrics through swift-metrics with swift-prometheus as the backend.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Pure values: JSON-RPC 2.0, NDJSON framing, the messages of both channels.
@@ -105,12 +111,27 @@ let package = Package(
         ),
         // libsystemd (sd_notify, socket activation, the journal) and timerfd/inotify, for the daemon's systemd adapter.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // The live dashboard and /metrics over HTTP (HummingbirdCore on the daemon's event loop),
+        // drawn by WidgetHostRendering, fed by a `DashboardSource` (the daemon's runtime, or a test's).
+        .target(
+            name: "WidgetHostDashboard",
+            dependencies: [
+                "WidgetHostProtocol", "WidgetHostRendering",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
         // The imperative shell around the core: config, plugins, processes, control socket, event loop.
         .target(
             name: "WidgetHostDaemon",
             dependencies: [
                 "WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "WidgetHostBundles",
-                "WidgetHostRunner", "WidgetHostDriver", "CSystemd",
+                "WidgetHostRunner", "WidgetHostDriver", "WidgetHostDashboard", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -255,7 +276,7 @@ let package = Package(
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
             name: "widgethost-bench",
-            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient"],
+            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness"],
             path: "Benchmarks/Sources/Bench",
             swiftSettings: strict
         ),
@@ -347,6 +368,17 @@ let package = Package(
             dependencies: [
                 "WidgetHostDaemon", "WidgetHostConfiguration", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
                 "WidgetHostRunner", "WidgetHostDriver", "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The dashboard's server for real on loopback, in front of a fake host.
+        .testTarget(
+            name: "WidgetHostDashboardTests",
+            dependencies: [
+                "WidgetHostDashboard", "WidgetHostProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

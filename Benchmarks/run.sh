@@ -4,7 +4,8 @@
 # Usage: Benchmarks/run.sh [--quick] [--peer-window SECONDS] [--skip reload,throughput,idle,core,peer]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products=(widgethostd widgethost widgethost-bench widgethost-bench-extension widgethost-bench-echo widgethost-bench-render)
+products=(widgethostd widgethost widgethost-bench widgethost-bench-extension widgethost-bench-echo widgethost-bench-render
+    birthdays BirthdayRemindersWidget W8TrackrWidget LucidPalWidget WidgyWidget)
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
 for product in "${products[@]}"; do
@@ -22,3 +23,5 @@ bin=$(swift build -c release --show-bin-path)
 render_args=()
 [[ " $* " == *" --quick "* ]] && render_args+=(--quick)
 "$bin/widgethost-bench-render" "${render_args[@]}"
+# The dashboard (issue 13): entryChanged → page updated in headless Chromium, idle wake-ups.
+Benchmarks/dashboard.sh "$bin" "$@"

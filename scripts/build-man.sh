@@ -3,7 +3,7 @@
 # generate-manual tool (swift-argument-parser 1.8.2; it builds offline from the local package
 # mirror). The tool is what `swift package plugin generate-manual` runs; the plugin itself is
 # not used because it builds the product again in release without this project's flags
-# (--static-swift-stdlib …), which rebuilds the whole release tree, twice per `make deb`.
+# (-z now, lld …), which rebuilds the whole release tree, twice per `make deb`.
 #   scripts/build-man.sh BIN_DIR OUT_DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -32,9 +32,20 @@ setup_demo() {
         "$bin/widgethost" add LucidPalWidget --family systemSmall >/dev/null
         "$bin/widgethost" add WidgyWidget --family systemMedium >/dev/null
     fi
+    # config/dev.toml serves the dashboard; its URL, with this start's token, is in the state directory.
+    url_file=.run/state/dashboard.url
+    for _ in $(seq 1 50); do [ -s "$url_file" ] && break; sleep 0.1; done
+    dashboard=""
+    [ -s "$url_file" ] && dashboard="
+  The live dashboard (home screen, lock screen, budgets, metrics) — open it in a browser:
+
+    $(cat "$url_file")
+"
     cat <<EOT
 
-  widgethostd is running (Ctrl-C stops it). In another terminal:
+  widgethostd is running (Ctrl-C stops it).
+$dashboard
+  In another terminal:
 
     export PATH="$bin:\$PATH" WIDGETHOST_SOCKET="$socket"
     export WIDGETHOST_APP_GROUPS="$WIDGETHOST_APP_GROUPS"
@@ -49,5 +60,7 @@ setup_demo() {
 EOT
 }
 
+# A daemon killed with -9 leaves its file behind; this start writes a new one.
+rm -f .run/state/dashboard.url
 setup_demo &
 exec "$bin/widgethostd" --config config/dev.toml "$@"

@@ -11,6 +11,9 @@
 # and the new one is installed beside it as widgethost.toml.new. SYSCONFDIR (default /etc)
 # moves the configuration elsewhere (tests install under a temporary PREFIX).
 #
+# The Swift runtime libraries the installed executables NEED go to PREFIX/lib/widgethost/swift
+# (scripts/ship-swift-runtime.sh), each executable's RUNPATH relative to it.
+#
 # PLUGINS (default .build/examples, the debug bundles) names the assembled example bundles to
 # install; `make install` passes .build/release-examples. STRIP=yes strips every executable
 # installed, keeping its debug info apart under DEBUG_DIR (default .build/release-debug),
@@ -81,10 +84,23 @@ if [ -d "$bundles_in" ]; then
     done
 fi
 
+# Every executable installed: the binaries, the sandbox shim, and each bundle's.
+executables=()
+for file in "$bin/widgethostd" "$bin/widgethost" "$libexec/widgethost-sandbox" "$plugins"/*.appex/*; do
+    [ -f "$file" ] && [ "$(head -c 4 "$file" | tr -d '\0')" = $'\x7fELF' ] && executables+=("$file")
+done
+
+# The Swift runtime libraries they NEED, once, in PREFIX/lib/widgethost/swift, and a run path
+# relative to each executable that finds them there (docs/operations.md, "Installed size").
+scripts/ship-swift-runtime.sh "$destdir$prefix" "${executables[@]}"
+
 if [ "${STRIP:-no}" = yes ]; then
     debug_dir=${DEBUG_DIR:-.build/release-debug}
-    for file in "$bin/widgethostd" "$bin/widgethost" "$libexec/widgethost-sandbox" "$plugins"/*.appex/*; do
-        [ -f "$file" ] && [ "$(head -c 4 "$file" | tr -d '\0')" = $'\x7fELF' ] || continue
+    # The toolchain's libraries carry no debug info, only symbols the loader does not need.
+    for library in "$destdir$prefix/lib/widgethost/swift"/*.so; do
+        [ -f "$library" ] && strip --strip-unneeded --remove-section=.comment "$library"
+    done
+    for file in "${executables[@]}"; do
         id=$(readelf -n "$file" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
         [ -n "$id" ] || { echo "install: $file has no build id; cannot keep its debug info apart" >&2; exit 1; }
         debug="$debug_dir/.build-id/${id:0:2}/${id:2}.debug"

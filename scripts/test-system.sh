@@ -22,7 +22,7 @@ run=$work/run
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 include=systemd,systemd-sysv,dbus,libpam-systemd,sqlite3,procps,libsqlite3-0
 key="bookworm minbase $include $mirror"
-checks=(install enabled running user directories notify extensions toolchain add timeline appgroup journal
+checks=(install enabled running user directories notify extensions toolchain runtime add timeline appgroup journal
     verify security bootid cgroup socket-kept activation kill9 reload refusal user-instance user-state watchdog stop
     priority purge)
 

@@ -61,6 +61,9 @@ public struct WidgetHost: Sendable {
 
     public var widgets: [WidgetInfo] { records.values.map(\.info) }
 
+    /// How many widgets there are, without building `widgets` (the daemon's STATUS line asks after every step).
+    public var widgetCount: Int { records.count }
+
     public func record(of id: WidgetID) -> WidgetRecord? { records[id] }
 
     public var allRecords: [WidgetRecord] { Array(records.values) }

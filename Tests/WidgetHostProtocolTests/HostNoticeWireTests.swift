@@ -155,6 +155,14 @@ struct HostNoticeWireTests {
         #expect(try WireCoding.decode(HostNotice.self, from: Data(text.utf8)) == notice)
     }
 
+    @Test("A notice's notification line is encoded straight, to the bytes the JSONValue path gave", arguments: cases)
+    func notificationLine(notice: HostNotice, text: String) throws {
+        let direct = try JSONRPCMessage.notificationLine(method: "event", params: notice)
+        let viaValue = try JSONRPCMessage.encodingNotification(method: "event", params: notice).encodedLine()
+        #expect(direct == viaValue)
+        #expect(String(decoding: direct, as: UTF8.self) == #"{"jsonrpc":"2.0","method":"event","params":"# + text + "}\n")
+    }
+
     @Test("The cases cover every notice type")
     func everyType() {
         #expect(Set(Self.cases.map(\.0.type)) == Set(HostNotice.NoticeType.allCases))

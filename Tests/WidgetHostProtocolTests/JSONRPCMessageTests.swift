@@ -16,6 +16,27 @@ struct JSONRPCMessageTests {
 
     // MARK: Valid messages
 
+    @Test("A plain result decodes in one pass; anything parse would treat otherwise is left to it")
+    func decodeResult() throws {
+        let timeline = #"{"entries":[{"date":"2026-02-15T08:00:00Z","content":{"n":1}}],"policy":{"type":"never"}}"#
+        let line = { (text: String) in Array(text.utf8) }
+        let plain = JSONRPCMessage.decodeResult(line(#"{"jsonrpc":"2.0","id":7,"result":\#(timeline)}"#), as: TimelinePayload.self)
+        #expect(plain?.id == .number(7))
+        #expect(plain?.result.entries.first?.content == ["n": 1])
+        #expect(plain?.result.policy == .never)
+        for text in [
+            #"{"jsonrpc":"2.0","id":7,"result":\#(timeline),"error":{"code":1,"message":"m"}}"#,  // an error response
+            #"{"jsonrpc":"2.0","id":7,"method":"m","result":\#(timeline)}"#,  // a request
+            #"{"jsonrpc":"1.0","id":7,"result":\#(timeline)}"#,
+            #"{"jsonrpc":"2.0","id":7,"result":\#(timeline),}"#,  // a trailing comma
+            #"{"jsonrpc":"2.0","id":7,"result":{"entries":[]}}"#,  // no policy
+            #"{"jsonrpc":"2.0","result":\#(timeline)}"#,  // no id
+            #"[1]"#, "not json",
+        ] {
+            #expect(JSONRPCMessage.decodeResult(line(text), as: TimelinePayload.self) == nil, "\(text)")
+        }
+    }
+
     @Test("A request with object params, array params or none")
     func requests() {
         #expect(

@@ -36,4 +36,21 @@ struct FootprintTests {
         let grown = Self.rssAnonKiB() - before
         #expect(grown < 1024, "RssAnon grew \(grown) KiB over 5,000 reads")
     }
+
+    @Test("RssAnon + VmSwap are read from the status text, in bytes; a missing or garbled RssAnon is no figure")
+    func parsesStatus() {
+        let status = "Name:\tworker\nVmRSS:\t    9000 kB\nRssAnon:\t    1234 kB\nRssFile:\t 7000 kB\nVmSwap:\t      16 kB\n"
+        #expect(FootprintReader.parseStatus(status) == (1234 + 16) * 1024)
+        #expect(FootprintReader.parseStatus("RssAnon: 10 kB") == 10 * 1024)
+        #expect(FootprintReader.parseStatus("RssAnon:\t2 kB\nVmSwap:\tx kB\n") == 2 * 1024)
+        #expect(FootprintReader.parseStatus("VmSwap:\t16 kB\n") == nil)
+        #expect(FootprintReader.parseStatus("RssAnon:\t12x4 kB\n") == nil)
+        #expect(FootprintReader.parseStatus("RssAnon:\t kB\n") == nil)
+        #expect(FootprintReader.parseStatus("") == nil)
+        // The real file parses, and agrees with the figure /proc gives as text.
+        let own = KernelFile.read("/proc/self/status") ?? ""
+        let line = own.split(separator: "\n").first { $0.hasPrefix("RssAnon:") } ?? ""
+        let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+        #expect((FootprintReader.parseStatus(own) ?? 0) >= kib * 1024)
+    }
 }

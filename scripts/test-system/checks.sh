@@ -53,9 +53,16 @@ check notify "Type=notify, NotifyAccess=main, a STATUS= line" \
     bash -c '[ "$(systemctl show -P Type widgethostd)" = notify ] && systemctl show -P StatusText widgethostd | grep -q "extensions"'
 
 # --- the examples load: release bundles without a toolchain --------------------------------
-check extensions "the four example extensions load (static release builds, no toolchain here)" \
+check extensions "the four example extensions load (release builds, no toolchain here)" \
     bash -c 'out=$(widgethost extensions) && for id in com.birthdayreminders.widget com.w8trackr.widget app.lucidpal.widget; do grep -q "$id" <<<"$out" || { echo "$out"; exit 1; }; done && ! grep -qi skipped <<<"$out"'
 check toolchain "no Swift toolchain on this root" bash -c '! command -v swift && ! ls /usr/lib/swift /opt/swift 2>/dev/null'
+check runtime "the daemon and an extension load the Swift runtime the package ships in /usr/lib/widgethost/swift" \
+    bash -c 'for f in /usr/bin/widgethostd /usr/lib/widgethost/plugins/BirthdayReminders.appex/BirthdayRemindersWidget; do
+                 out=$(ldd "$f") && ! grep -q "not found" <<<"$out" &&
+                 core=$(sed -n "s/.*libswiftCore.so => \([^ ]*\) .*/\1/p" <<<"$out") &&
+                 [ "$(realpath "$core")" = /usr/lib/widgethost/swift/libswiftCore.so ] || { echo "$f: $out"; exit 1; }
+             done
+             grep -q " /usr/lib/widgethost/swift/libFoundation.so$" /proc/$(systemctl show -P MainPID widgethostd)/maps'
 check add "widgethost add BirthdayHomeWidget: a timeline from the extension" \
     bash -c 'widgethost add BirthdayHomeWidget --family systemSmall && widgethost add WeightWidget --family systemMedium'
 check timeline "both widgets got a timeline (last outcome success)" \

@@ -27,8 +27,12 @@ final class DaemonProcess {
     var socket: String { directory + "/s.sock" }
     var pid: pid_t { process.processIdentifier }
 
+    /// The daemon runs under valgrind's callgrind (`Instructions`); its summary goes to `callgrind.log`.
+    let underCallgrind: Bool
+
     /// `settings`: TOML appended to the config (budget, policy, extension idle timeout).
-    init(settings: String) throws {
+    init(settings: String, underCallgrind: Bool = false) throws {
+        self.underCallgrind = underCallgrind
         var template = Array("/tmp/whbench-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed") }
         directory = String(cString: made)
@@ -51,14 +55,21 @@ final class DaemonProcess {
     }
 
     private func start() throws {
-        process.executableURL = URL(fileURLWithPath: Binaries.daemon)
-        process.arguments = ["--config", directory + "/widgethost.toml"]
+        if underCallgrind {
+            process.executableURL = URL(fileURLWithPath: Instructions.valgrind)
+            process.arguments =
+                Instructions.arguments + ["--log-file=" + directory + "/callgrind.log", Binaries.daemon]
+                + ["--config", directory + "/widgethost.toml"]
+        } else {
+            process.executableURL = URL(fileURLWithPath: Binaries.daemon)
+            process.arguments = ["--config", directory + "/widgethost.toml"]
+        }
         // No NOTIFY_SOCKET or WATCHDOG_USEC: the watchdog is off.
         process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         _ = FileManager.default.createFile(atPath: directory + "/daemon.log", contents: nil)
         process.standardError = FileHandle(forWritingAtPath: directory + "/daemon.log")
         try process.run()
-        let deadline = monotonicSeconds() + 30
+        let deadline = monotonicSeconds() + (underCallgrind ? 300 : 30)
         while monotonicSeconds() < deadline {
             if let channel = try? LineChannel(connectingTo: socket) {
                 channel.close()
@@ -66,7 +77,7 @@ final class DaemonProcess {
             }
             usleep(5_000)
         }
-        throw BenchError("widgethostd did not open \(socket) within 30 s; see \(directory)/daemon.log")
+        throw BenchError("widgethostd did not open \(socket) in time; see \(directory)/daemon.log")
     }
 
     /// SIGTERM, then a new widgethostd on the same state (what a restart or a reboot does).
@@ -75,6 +86,17 @@ final class DaemonProcess {
         process.waitUntilExit()
         process = Process()
         try start()
+    }
+
+    /// SIGTERM, and the instructions callgrind counted over the daemon's whole life.
+    func stopCountingInstructions() throws -> Double {
+        process.terminate()
+        process.waitUntilExit()
+        let log = (try? String(contentsOfFile: directory + "/callgrind.log", encoding: .utf8)) ?? ""
+        guard let count = Instructions.collected(in: log) else {
+            throw BenchError("callgrind gave no count; see \(directory)/callgrind.log")
+        }
+        return count
     }
 
     func stop() {

@@ -16,6 +16,7 @@ enum Figures {
             settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\"")
         let warm = try ReloadLatency.daemon(warmDaemon, iterations: warmIterations, cold: false)
         let status = try measureThroughput ? ControlThroughput.daemonRun(socket: warmDaemon.socket, quick: quick) : nil
+        let cli = Instructions.available ? try cliInstructions(socket: warmDaemon.socket) : nil
         warmDaemon.stop()
         log("1. reload latency: cold extension")
         let coldDaemon = try DaemonProcess(
@@ -49,6 +50,25 @@ enum Figures {
                 met: cold.median - unconfined.median <= 1000))
         report.details["reload.cold.unconfined.median_us"] = unconfined.median
         report.details["reload.cold.sandbox_us"] = cold.median - unconfined.median
+        if Instructions.available {
+            log("1. reload latency: instructions per warm reload (callgrind)")
+            let settings = "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\""
+            let perReload = try Instructions.daemonPerOperation(settings: settings, small: 5, large: quick ? 15 : 35) {
+                daemon, count in _ = try ReloadLatency.daemon(daemon, iterations: count, cold: false)
+            }
+            report.rows.append(
+                Row(
+                    figure: "1 reload", measure: "warm: daemon instructions per reload", unit: "instr",
+                    median: perReload, p99: nil, floor: Baseline.warmReloadInstructions,
+                    ratio: perReload / Baseline.warmReloadInstructions, target: "≤ 0.5 × e2d24ed's",
+                    met: perReload <= 0.5 * Baseline.warmReloadInstructions))
+        }
+        if let cli {
+            report.rows.append(
+                Row(
+                    figure: "6 peer", measure: "CLI start to exit: instructions", unit: "instr", median: cli.widgethost,
+                    p99: nil, floor: cli.pkill, ratio: cli.widgethost / cli.pkill, target: "vs pkill -RTMIN+1", met: nil))
+        }
         report.details["reload.floor.pipe.p99_us"] = pipe.p99
         report.details["reload.floor.spawn.p99_us"] = spawn.p99
         report.details["reload.warm.overhead_us"] = warm.median - pipe.median
@@ -87,6 +107,64 @@ enum Figures {
             report.details["control.\(clients).floor.p99_us"] = floor.latency.p99
         }
         report.details["control.reply_bytes"] = Double(throughputFloor.count)
+        if Instructions.available {
+            log("2. control throughput: instructions per status (callgrind)")
+            let perStatus = try Instructions.daemonPerOperation(
+                settings: "[budget]\nenforce = false", small: 20, large: quick ? 120 : 320
+            ) { daemon, count in
+                let ids = try daemon.addWidgets(1, kind: "BenchWidget")
+                try daemon.waitUntilCurrent(ids[0])
+                let channel = try LineChannel(connectingTo: daemon.socket)
+                defer { channel.close() }
+                for _ in 0..<count {
+                    try channel.write(ControlThroughput.request)
+                    _ = try channel.readLine()
+                }
+            }
+            report.rows.append(
+                Row(
+                    figure: "2 control", measure: "status: daemon instructions per request", unit: "instr",
+                    median: perStatus, p99: nil, floor: Baseline.statusInstructions,
+                    ratio: perStatus / Baseline.statusInstructions, target: "≤ 0.5 × e2d24ed's", met: perStatus <= 0.5 * Baseline.statusInstructions))
+        }
+    }
+
+    /// `widgethost reload --kind BenchWidget` against a running daemon, and i3blocks' way of
+    /// asking for a refresh, `pkill -RTMIN+1 -x i3blocks` (no i3blocks runs: the same scan of
+    /// /proc), each counted from exec to exit.
+    static func cliInstructions(socket: String) throws -> (widgethost: Double, pkill: Double) {
+        log("6. peer: instructions of the CLI's start (callgrind)")
+        let widgethost = try Instructions.command(
+            Binaries.cli, ["reload", "--kind", "BenchWidget"], environment: ["WIDGETHOST_SOCKET": socket, "PATH": "/usr/bin:/bin"])
+        let pkill = try Instructions.command(
+            "/usr/bin/pkill", ["-RTMIN+1", "-x", "i3blocks"], environment: ["PATH": "/usr/bin:/bin"])
+        return (widgethost, pkill)
+    }
+
+    static func harness(into report: inout Report, quick: Bool) throws {
+        log("7. harness: 1,000 synthetic widgets for a day; one widget for 10 and 40 days")
+        let result = try HarnessSpeed.run(quick: quick, countInstructions: Instructions.available)
+        report.rows.append(
+            Row(
+                figure: "7 harness", measure: "1,000 synthetic widgets × 24 h", unit: "s", median: result.thousandSeconds,
+                p99: nil, floor: nil, ratio: nil, target: "< 1 s", met: result.thousandSeconds < 1))
+        let growth = result.fortyDaysSeconds / result.tenDaysSeconds
+        report.rows.append(
+            Row(
+                figure: "7 harness", measure: "one widget, 40 days vs 10 days", unit: "s", median: result.fortyDaysSeconds,
+                p99: nil, floor: result.tenDaysSeconds, ratio: growth, target: "ratio ≤ 4.2", met: growth <= 4.2))
+        if let thousand = result.thousandInstructions, let ten = result.tenDaysInstructions,
+            let forty = result.fortyDaysInstructions
+        {
+            report.rows.append(
+                Row(
+                    figure: "7 harness", measure: "1,000 widgets × 24 h: instructions", unit: "instr", median: thousand,
+                    p99: nil, floor: nil, ratio: nil, target: "", met: nil))
+            report.rows.append(
+                Row(
+                    figure: "7 harness", measure: "40 vs 10 days: instructions (start-up included)", unit: "instr",
+                    median: forty, p99: nil, floor: ten, ratio: forty / ten, target: "ratio ≤ 4.2", met: forty / ten <= 4.2))
+        }
     }
 
     static func idleAndFootprint(into report: inout Report, quick: Bool) throws {
@@ -113,6 +191,18 @@ enum Figures {
                     median: restarted, p99: nil, floor: nil, ratio: nil, target: point.widgets == 1_000 ? "< 20 MiB" : "",
                     met: point.widgets == 1_000 ? restarted < 20 : nil))
             report.details["footprint.\(point.widgets).fill_s"] = point.fillSeconds
+        }
+        // Adding widgets one request each (pipelined), until the last one shows its timeline.
+        if let base = result.footprints.first(where: { $0.widgets == 1_000 }) {
+            for point in result.footprints where point.widgets > 1_000 {
+                let added = Double(point.widgets - 1_000)
+                let ratio = (point.fillSeconds / added) / (base.fillSeconds / 990)
+                report.rows.append(
+                    Row(
+                        figure: "4 footprint", measure: "adding \(point.widgets - 1_000) widgets, one request each",
+                        unit: "s", median: point.fillSeconds, p99: nil, floor: base.fillSeconds, ratio: ratio,
+                        target: "per widget ≤ 1.1 × at 1,000; < 2 s", met: ratio <= 1.1 && point.fillSeconds < 2))
+            }
         }
     }
 
@@ -179,4 +269,11 @@ enum Figures {
         report.details["peer.i3blocks.lines_printed"] = Double(i3.updates)
         report.details["peer.window_s"] = window
     }
+}
+
+/// Figures measured at e2d24ed (before issue 16) with the same callgrind method, for the
+/// rows whose target is relative to them.
+enum Baseline {
+    static let warmReloadInstructions = 6_179_136.0
+    static let statusInstructions = 4_288_724.0
 }

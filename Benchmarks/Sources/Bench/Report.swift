@@ -59,6 +59,7 @@ struct Report: Encodable {
         case "req/s": return String(format: "%.0f/s", value)
         case "MiB": return String(format: "%.2f MiB", value)
         case "s": return String(format: "%.3f s", value)
+        case "instr": return String(format: "%.2f M", value / 1e6)
         default: return String(format: "%.2f %@", value, unit)
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 //
 //   widgethost-bench [--quick] [--json FILE] [--peer-window SECONDS] [--skip FIGURE,...]
 //
-// FIGURE: reload, throughput, idle, core, peer. Progress goes to stderr, the table to stdout.
+// FIGURE: reload, throughput, idle, core, peer, harness. Instruction counts (callgrind) come
+// with figures 1, 2, 6 and 7 when valgrind is installed. Progress goes to stderr, the table to stdout.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String, in arguments: [String]) -> String? {
@@ -36,6 +37,7 @@ do {
     if !skipped.contains("idle") { try Figures.idleAndFootprint(into: &report, quick: quick) }
     if !skipped.contains("core") { Figures.core(into: &report, quick: quick) }
     if !skipped.contains("peer") { try Figures.peer(into: &report, quick: quick, window: peerWindow) }
+    if !skipped.contains("harness") { try Figures.harness(into: &report, quick: quick) }
 
     report.totalSeconds = monotonicSeconds() - runStart
     print(report.table(), terminator: "")

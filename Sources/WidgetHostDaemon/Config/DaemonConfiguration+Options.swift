@@ -8,6 +8,7 @@ extension DaemonConfiguration {
             host: host, control: control, pluginPaths: pluginPaths, appGroupsPath: appGroupsPath,
             statePath: statePath)
         options.cgroup = cgroup
+        options.dashboard = dashboard.listen
         return options
     }
 }

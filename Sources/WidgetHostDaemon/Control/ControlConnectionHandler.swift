@@ -143,7 +143,18 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     /// Dispatches a method; `id` nil for a notification, whose outcome is dropped.
     private func perform(_ method: String, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
         let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
+        let started = NIODeadline.now()
+        let runtime = server.runtime
+        // The control channel's latency, for the dashboard's /metrics (nil without one).
+        let observe: @Sendable () -> Void = {
+            runtime.controlRequestObserved?(method, Double((NIODeadline.now() - started).nanoseconds) / 1e9)
+        }
         let outcome = dispatcher.dispatch(method: method, params: params, peer: peer)
+        if case .later(let future) = outcome {
+            future.whenComplete { _ in observe() }
+        } else {
+            observe()
+        }
         if case .subscribed = outcome { subscribe(context: context) }
         guard let id else { return .none }
         switch outcome {
@@ -177,9 +188,10 @@ final class ControlConnectionHandler: ChannelInboundHandler {
                 channel.close(promise: nil)
                 return
             }
-            guard let message = try? JSONRPCMessage.encodingNotification(method: ControlMethod.eventNotification, params: notice)
+            guard let line = try? JSONRPCMessage.notificationLine(method: ControlMethod.eventNotification, params: notice)
             else { return }
-            self.write(message, context: loopBound.value)
+            let context = loopBound.value
+            context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
         }
     }
 

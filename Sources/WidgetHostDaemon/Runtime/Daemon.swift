@@ -5,6 +5,7 @@ import NIOPosix
 import WidgetHostBundles
 import WidgetHostConfiguration
 import WidgetHostCore
+import WidgetHostDashboard
 import WidgetHostDriver
 import WidgetHostProtocol
 import WidgetHostRunner
@@ -35,6 +36,8 @@ public struct DaemonOptions: Sendable {
     public var minimumClockSet: TimeInterval = 1
     /// `--virtual-clock START`: run on a virtual clock from START, advanced by the `clock` method.
     public var virtualClockStart: Date?
+    /// `dashboard.listen`: the HTTP dashboard and `/metrics`; nil serves none.
+    public var dashboard: DashboardSettings.ListenAddress?
     /// `limits.cgroup`. Off unless the config says otherwise: `auto` moves the daemon's own
     /// process into a leaf cgroup, which a test process must not do to itself.
     public var cgroup = CgroupMode.off
@@ -67,6 +70,8 @@ public final class Daemon: @unchecked Sendable {
     // On the event loop, from start() (handleSignals()) to stop():
     private var timeChanges: TimeChangeMonitor?
     private var signals: SignalWatch?
+    /// The dashboard, once listening (from start()).
+    public private(set) var dashboard: DashboardServer?
 
     /// Loads the persisted state from `store` (refusing an unreadable or newer one) and
     /// prepares everything; nothing runs until `start()`.
@@ -138,11 +143,29 @@ public final class Daemon: @unchecked Sendable {
                     ).map { self.timeChanges = $0 }
                 }.map { self.systemd.ready(runtime: self.runtime) }
             }.wait()
+            try startDashboard()
         } catch {
             systemd.notifier.failed(error)
             throw error
         }
         logger.notice("widgethostd ready: \(runtime.statusLine)", metadata: ["SOCKET": "\(options.control.socketPath)"])
+    }
+
+    /// The dashboard on `dashboard.listen`, its URL with the token in `dashboard.url`.
+    private func startDashboard() throws {
+        guard let listen = options.dashboard else { return }
+        let source = RuntimeDashboardSource(
+            runtime: runtime, settings: options.control, appGroupsPath: options.appGroupsPath,
+            rescan: { self.reload() })
+        let server = DashboardServer(host: listen.host, port: listen.port, source: source, logger: logger)
+        let url = try server.start(on: eventLoop).wait()
+        try DashboardURLFile.write(url: url, directory: options.statePath)
+        try eventLoop.submit {
+            self.dashboard = server
+            self.runtime.controlRequestObserved = { method, seconds in
+                server.recordControlRequest(method: ControlMethod(rawValue: method)?.rawValue ?? "unknown", seconds: seconds)
+            }
+        }.wait()
     }
 
     /// Rescans the plugin directories and runs `initialize` on every bundle found.
@@ -211,7 +234,12 @@ public final class Daemon: @unchecked Sendable {
             signals?.close()
             signals = nil
             server?.close()
-            runtime.shutdown().whenComplete { _ in
+            let dashboardStopped = dashboard.map { dashboard in
+                DashboardURLFile.remove(directory: options.statePath)
+                return dashboard.stop(on: eventLoop)
+            } ?? eventLoop.makeSucceededVoidFuture()
+            dashboard = nil
+            dashboardStopped.flatMap { self.runtime.shutdown() }.whenComplete { _ in
                 self.systemd.stopped()
                 self.stopped.succeed(())
             }

@@ -25,6 +25,9 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     var catalog = ExtensionsResult(loaded: [], skipped: [])
     /// Called after every step (the systemd STATUS line, tests).
     var didStep: () -> Void = {}
+    /// Called with each control request's method and how long it took to answer, in
+    /// seconds (the dashboard's latency histogram); nil without a dashboard.
+    var controlRequestObserved: ((String, Double) -> Void)?
     /// Clients waiting for a command the core answers later, by the request id it named.
     private var waitingAnswers: [RequestID: EventLoopPromise<HostReply>] = [:]
     /// Answers that came while the command that asks for them was still being applied.
@@ -134,7 +137,7 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
 
     /// The one-line summary for systemd's STATUS=.
     var statusLine: String {
-        let widgets = host.widgets.count
+        let widgets = host.widgetCount
         let extensions = catalog.loaded.count
         var line = "\(widgets) widget\(widgets == 1 ? "" : "s"), \(extensions) extension\(extensions == 1 ? "" : "s")"
         if let next = host.nextDeadline {

@@ -57,9 +57,10 @@ extension JSONValue {
         try WireCoding.decoder.decode(T.self, from: WireCoding.encode(self))
     }
 
-    /// The JSON form of any encodable value.
+    /// The JSON form of any encodable value: what encoding it with `WireCoding` and parsing
+    /// the text back gives, built without the text (`JSONValueEncoder`).
     public init(encoding value: some Encodable) throws {
-        self = try WireCoding.decoder.decode(JSONValue.self, from: WireCoding.encode(value))
+        self = try JSONValueEncoder.encode(value)
     }
 
     public subscript(key: String) -> JSONValue? {

@@ -108,6 +108,10 @@ public struct ExtensionSession: Sendable {
             switch frame {
             case .line(let line):
                 guard !condemned else { continue }
+                if let reply = directReply(line) {
+                    actions.append(reply)
+                    continue
+                }
                 actions += handle(JSONRPCMessage.parse(line), byteCount: line.count)
             case .oversized(let count):
                 if !reportedOversize { actions += oversized(count) }
@@ -153,6 +157,30 @@ public struct ExtensionSession: Sendable {
     }
 
     // MARK: - Lines
+
+    /// The running request's reply decoded in one pass (`JSONRPCMessage.decodeResult`).
+    /// Anything else takes the long way through `handle`, which names what was wrong.
+    private mutating func directReply(_ line: [UInt8]) -> Action? {
+        guard let request = running else { return nil }
+        let reply: ExtensionReply
+        switch request.method {
+        case .timeline:
+            guard let (id, payload) = JSONRPCMessage.decodeResult(line, as: TimelinePayload.self),
+                id == .number(request.id.value)
+            else { return nil }
+            reply = .timeline(payload, byteCount: line.count)
+        case .placeholder, .snapshot:
+            guard let (id, entry) = JSONRPCMessage.decodeResult(line, as: TimelineEntryPayload.self),
+                id == .number(request.id.value)
+            else { return nil }
+            reply = .entry(entry)
+        case .initialize, .intentPerform, .intentOptions, .controlValue:
+            // Rare next to timelines: the long way is fine.
+            return nil
+        }
+        running = nil
+        return .replied(request.id, reply)
+    }
 
     private mutating func handle(_ parsed: JSONRPCMessage.Parsed, byteCount: Int) -> [Action] {
         switch parsed {
