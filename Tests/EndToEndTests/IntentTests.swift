@@ -137,4 +137,27 @@ struct IntentTests {
         #expect(read.dynamicTypeSize == "xxLarge")
         #expect(Self.refusal { let _: DeviceResult = try client.call(.device, params: DeviceParams(dynamicTypeSize: "huge")) }?.hasPrefix("\"huge\" is not a Dynamic Type size") == true)
     }
+
+    @Test("The CLI: add --set, configure, options, tap, controls, control tap and reload, device; bad input on stderr")
+    func cli() throws {
+        let daemon = try RealDaemon()
+        let added = try daemon.cli("add", "PyClockTally", "--family", "systemSmall", "--set", "step=3", "--set", "counter=water")
+        #expect(added.status == 0, "\(added.stderr)")
+        let bad = try daemon.cli("configure", "w1", "--set", "counter=tea")
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("\"tea\" is not a choice for counter; choices are coffee (Coffee), water (Water)"), "\(bad.stderr)")
+        let configured = try daemon.cli("configure", "w1", "--set", "counter=coffee")
+        #expect(configured.stdout.contains("configured w1  counter=\"coffee\" step=3"), "\(configured.stdout)")
+        let options = try daemon.cli("options", "PyClockTally", "counter")
+        #expect(options.stdout == "coffee  Coffee  (default)\nwater  Water\n", "\(options.stdout)")
+        let tapped = try daemon.cli("tap", "w1", "--intent", "Increment")
+        #expect(tapped.stdout.contains("Increment succeeded in"), "\(tapped.stdout)")
+        #expect(tapped.stdout.contains("w1 reload started"), "\(tapped.stdout)")
+        #expect(try daemon.cli("controls").stdout.contains("PyClockLight  toggle  org.example.pyclock  not asked yet"))
+        #expect(try daemon.cli("control", "reload", "--app", "org.example.pyclock").stdout == "asked PyClockLight\n")
+        let light = try daemon.cli("control", "tap", "PyClockLight")
+        #expect(light.stdout.contains("Light succeeded"), "\(light.stdout)")
+        let device = try daemon.cli("device", "--locale", "fr_FR")
+        #expect(device.stdout.contains("locale fr_FR, text size large; 1 widget(s) reload, exempt"), "\(device.stdout)")
+    }
 }

@@ -18,8 +18,13 @@ struct AddCommand: ParsableCommand {
             only when two apps define the same kind. Needs root, the daemon's user, or a group \
             in control.admin_groups.
 
+            A configurable kind (AppIntentConfiguration) takes its parameters with --set \
+            NAME=VALUE, checked against the kind's intent; what is left out takes its default \
+            (`widgethost options KIND PARAMETER` lists an entity's choices).
+
             Example:
               widgethost add BirthdayHomeWidget --family systemSmall
+              widgethost add WidgyWidget --family systemMedium --set widget=cfg-2
             """
     )
 
@@ -35,17 +40,24 @@ struct AddCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The app that defines the kind, if two do.", valueName: "app"))
     var app: String?
 
+    @Option(name: .customLong("set"), help: ArgumentHelp("A configuration parameter, NAME=VALUE (repeatable).", valueName: "name=value"))
+    var settings: [String] = []
+
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
         if case .failure(let error) = WidgetFamily.parse(family) { throw ValidationError(error.description) }
+        _ = try IntentSettings.parse(settings)
     }
 
     func run() throws {
         let family = try WidgetFamily.parse(family).get()
         try connection.withClient { client in
             let result: AddWidgetResult = try client.call(
-                .addWidget, params: AddWidgetParams(kind: kind, family: family, app: app))
+                .addWidget,
+                params: AddWidgetParams(
+                    kind: kind, family: family, app: app,
+                    configuration: settings.isEmpty ? nil : try IntentSettings.parse(settings)))
             if connection.json { return try Console.outputJSON(result) }
             let widget = result.widget
             let reload = ReloadText.describe(result.reload, time: TimeText(now: Date()))
