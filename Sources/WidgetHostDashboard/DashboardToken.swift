@@ -73,16 +73,28 @@ public struct DashboardToken: Sendable, Hashable {
 public enum DashboardURLFile {
     public static let name = "dashboard.url"
 
+    /// Written beside and renamed into place, so that a reader (`make run`, a test, a script
+    /// polling for the file) never sees it created but still empty.
     public static func write(url: String, directory: String) throws {
         let path = directory + "/" + name
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw DashboardError.urlFile(path, errno) }
-        defer { close(descriptor) }
-        // An older file may have had another mode: the token is for the daemon's user only.
-        guard fchmod(descriptor, 0o600) == 0 else { throw DashboardError.urlFile(path, errno) }
+        let temporary = path + ".new"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw DashboardError.urlFile(temporary, errno) }
+        var closed = false
+        defer { if !closed { close(descriptor); unlink(temporary) } }
+        // The umask may have narrowed nothing, but make sure: the token is for the daemon's user only.
+        guard fchmod(descriptor, 0o600) == 0 else { throw DashboardError.urlFile(temporary, errno) }
         let bytes = Array((url + "\n").utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw DashboardError.urlFile(path, errno) }
+        guard written == bytes.count else { throw DashboardError.urlFile(temporary, errno) }
+        closed = true
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw DashboardError.urlFile(path, code)
+        }
     }
 
     public static func remove(directory: String) {
