@@ -78,7 +78,7 @@ struct ErrorTests {
         #expect(error.code == -32601)
         #expect(
             error.message
-                == #"Method not found: "timeline/reload"; known methods are initialize, placeholder/get, snapshot/get, timeline/get, intent/perform, intent/options, control/value"#
+                == #"Method not found: "timeline/reload"; known methods are initialize, placeholder/get, snapshot/get, timeline/get, intent/perform, intent/options, control/value, activity/render"#
         )
         try await expectStillServing(channel)
     }
