@@ -203,28 +203,25 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         node.array?.append(child)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
-        -> KeyedEncodingContainer<NestedKey>
-    {
-        let child = Node()
-        let encoder = ValueEncoder(node: child, codingPath: path)
-        node.array?.append(child)
-        return encoder.container(keyedBy: keyType)
-    }
-
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        let child = Node()
-        let encoder = ValueEncoder(node: child, codingPath: path)
-        node.array?.append(child)
-        return encoder.unkeyedContainer()
-    }
-
-    mutating func superEncoder() -> any Encoder {
+    /// An encoder for the next element, already appended, so what it encodes lands in place.
+    private func nextElementEncoder() -> ValueEncoder {
         let child = Node()
         let encoder = ValueEncoder(node: child, codingPath: path)
         node.array?.append(child)
         return encoder
     }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        nextElementEncoder().container(keyedBy: keyType)
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        nextElementEncoder().unkeyedContainer()
+    }
+
+    mutating func superEncoder() -> any Encoder { nextElementEncoder() }
 }
 
 private struct SingleContainer: SingleValueEncodingContainer {
