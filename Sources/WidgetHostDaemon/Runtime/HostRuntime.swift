@@ -21,6 +21,8 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     private var timerDeadline: Date?
     private var subscribers: [Int: (HostNotice) -> Void] = [:]
     private var nextSubscriberID = 1
+    /// `status`'s encoded result between steps (`StatusReplyCache`).
+    let statusCache = StatusReplyCache()
     /// The last scan's result, for `extensions`.
     var catalog = ExtensionsResult(loaded: [], skipped: [])
     /// Called after every step (the systemd STATUS line, tests).
@@ -42,6 +44,7 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
         driver = HostDriver(host: host, clock: clock, runner: supervisor, store: store, notices: self)
         supervisor.report = { [unowned self] event in driver.report(event) }
         driver.didStep = { [unowned self] in
+            statusCache.invalidate()
             armTimer()
             didStep()
         }
@@ -125,6 +128,16 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     func status(of id: String?) -> Result<StatusResult, HostError> {
         let now = clock.now
         return host.status(of: id.map { WidgetID($0) }, at: now).map { StatusResult(now: now, widgets: $0) }
+    }
+
+    /// `status`'s result as JSON bytes, from `statusCache`: the same bytes as encoding
+    /// `status(of:)`'s value.
+    func statusReply(of id: String?) throws -> Result<[UInt8], HostError> {
+        let now = clock.now
+        switch host.status(of: id.map { WidgetID($0) }, at: now) {
+        case .success(let widgets): return .success(try statusCache.result(now: now, widgets: widgets, everyWidget: id == nil))
+        case .failure(let error): return .failure(error)
+        }
     }
 
     func timeline(of id: String) -> Result<TimelineResult, HostError> {
