@@ -234,6 +234,23 @@ struct StatusReplyCacheTests {
         }
     }
 
+    @Test("The extensions' sandboxes come first, and a change in them is encoded again")
+    func extensions() throws {
+        let now = Self.t0
+        let cache = StatusReplyCache()
+        let widgets = [Self.status(now: now)]
+        let sandbox = ExtensionSandbox(
+            mode: "auto", applied: [SandboxRuleState(rule: "seccomp", detail: "d")], missing: [])
+        var other = sandbox
+        other.mode = "off"
+        for extensions in [nil, [], [ExtensionStatus(id: "a", sandbox: sandbox)], [ExtensionStatus(id: "a", sandbox: other)], nil] {
+            for _ in 0..<2 {
+                let cached = try cache.result(now: now, widgets: widgets, extensions: extensions)
+                #expect(cached == Array(try WireCoding.encode(StatusResult(now: now, widgets: widgets, extensions: extensions))))
+            }
+        }
+    }
+
     @Test("invalidate() drops every entry; a widget that is gone leaves the cache")
     func invalidation() throws {
         let now = Self.t0
@@ -346,8 +363,10 @@ struct StatusReplyCacheRuntimeTests {
                 // The same instant both ways: the cache's bytes and the value's encoding.
                 let now = runtime.now
                 let widgets = try runtime.host.status(at: now).get()
-                let cached = try runtime.statusCache.result(now: now, widgets: widgets)
-                return (before, after, cached == Array(try WireCoding.encode(StatusResult(now: now, widgets: widgets))))
+                let extensions = runtime.sandboxes(of: widgets, id: nil)
+                let cached = try runtime.statusCache.result(now: now, widgets: widgets, extensions: extensions)
+                let fresh = try WireCoding.encode(StatusResult(now: now, widgets: widgets, extensions: extensions))
+                return (before, after, cached == Array(fresh))
             }.wait()
             #expect(after > before, "\(Self.kind(of: event))")
             #expect(same, "\(Self.kind(of: event))")

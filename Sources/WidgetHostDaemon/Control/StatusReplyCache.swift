@@ -27,6 +27,8 @@ final class StatusReplyCache {
     }
 
     private var entries: [String: Entry] = [:]
+    /// The loaded extensions' sandboxes, as the last answer had them.
+    private var extensionsEntry: (generation: UInt64, value: [ExtensionStatus], bytes: [UInt8])?
     /// Bumped after every core step: no entry of an older generation is used.
     private(set) var generation: UInt64 = 0
     /// Widgets answered from the cache and encoded, for tests and the benchmark's account.
@@ -42,13 +44,28 @@ final class StatusReplyCache {
         generation &+= 1
     }
 
-    /// `{"now":…,"widgets":[…]}`: the bytes `WireCoding.encode(StatusResult(now:widgets:))` gives.
-    /// `everyWidget`: these are all the host's widgets (entries for others are dropped).
-    func result(now: Date, widgets: [WidgetStatus], everyWidget: Bool = true) throws -> [UInt8] {
+    /// `{"extensions":[…],"now":…,"widgets":[…]}`: the bytes
+    /// `WireCoding.encode(StatusResult(now:widgets:extensions:))` gives. `everyWidget`: these
+    /// are all the host's widgets (entries for others are dropped).
+    func result(
+        now: Date, widgets: [WidgetStatus], extensions: [ExtensionStatus]? = nil, everyWidget: Bool = true
+    ) throws -> [UInt8] {
         let nowText = Array("\"\(RFC3339.format(now))\"".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + widgets.count * 1024)
-        bytes.append(contentsOf: #"{"now":"#.utf8)
+        bytes.append(UInt8(ascii: "{"))
+        if let extensions {
+            bytes.append(contentsOf: #""extensions":"#.utf8)
+            if let cached = extensionsEntry, cached.generation == generation, cached.value == extensions {
+                bytes.append(contentsOf: cached.bytes)
+            } else {
+                let encoded = Array(try WireCoding.encode(extensions))
+                extensionsEntry = (generation, extensions, encoded)
+                bytes.append(contentsOf: encoded)
+            }
+            bytes.append(UInt8(ascii: ","))
+        }
+        bytes.append(contentsOf: #""now":"#.utf8)
         bytes.append(contentsOf: nowText)
         bytes.append(contentsOf: #","widgets":["#.utf8)
         for (index, status) in widgets.enumerated() {
