@@ -336,8 +336,8 @@ let package = Package(
         .testTarget(
             name: "WidgetKitTests",
             dependencies: [
-                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "PizzaDeliveryShared", "PizzaDeliveryWidgets",
-                "AppIntents",
+                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
+                "PizzaDeliveryWidgets",
             ],
             swiftSettings: strict
         ),

@@ -3,8 +3,9 @@ import WidgetHostProtocol
 
 /// What a control looks like and does: a `ControlWidgetButton` or a `ControlWidgetToggle`,
 /// possibly with modifiers. The SDK reads it into what `control/value` answers: the style,
-/// a toggle's state, the label's title and symbol, and the action's intent.
-public protocol ControlWidgetTemplate {
+/// a toggle's state, the label's title and symbol, and the action's intent. (It refines
+/// `SendableMetatype`, as `View` does here: templates are built on the thread that answers.)
+public protocol ControlWidgetTemplate: SendableMetatype {
     associatedtype Body: ControlWidgetTemplate
     @ControlWidgetTemplateBuilder var body: Body { get }
 }
