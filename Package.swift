@@ -234,7 +234,7 @@ let package = Package(
         ),
         .target(
             name: "LucidPalShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/LucidPal.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -254,7 +254,7 @@ let package = Package(
         ),
         .target(
             name: "WidgyShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/Widgy.appex/Sources/Shared",
             swiftSettings: strict
         ),
