@@ -289,6 +289,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // seeds/004's App Intents snippets, unchanged (WidgetKitTests serves them). They declare
+        // `static var title: LocalizedStringResource = …`, which the Swift 6 language mode refuses as
+        // global mutable state, so this fixture alone builds in the Swift 5 mode, as the seed's app would.
+        .target(
+            name: "AxiomIntentsFixture", dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
+            path: "Tests/Fixtures/AxiomIntents", swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
             name: "widgethost-bench",
@@ -346,7 +354,7 @@ let package = Package(
             name: "WidgetKitTests",
             dependencies: [
                 "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
-                "PizzaDeliveryWidgets",
+                "PizzaDeliveryWidgets", "AxiomIntentsFixture",
             ],
             swiftSettings: strict
         ),
