@@ -49,7 +49,9 @@ struct CatalogLoader {
                 case .success(let answer):
                     launches[bundle.bundleID] = launch
                     loaded.append(bundle.loaded(widgets: answer.widgets, controls: answer.controls ?? []))
-                    descriptors.append(bundle.descriptor(widgets: answer.widgets, controls: answer.controls ?? []))
+                    descriptors.append(
+                        bundle.descriptor(
+                            widgets: answer.widgets, controls: answer.controls ?? [], activities: answer.activities ?? []))
                 case .failure(let failure):
                     skipped.append(
                         SkippedBundle(

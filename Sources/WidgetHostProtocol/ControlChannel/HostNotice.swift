@@ -60,6 +60,7 @@ public enum HostNotice: Sendable, Hashable {
         case activityEnded
         case activityDismissed
         case activityRefused
+        case activityRendered
 
         init(_ event: ActivityNotice.Event) {
             switch event {
@@ -70,6 +71,7 @@ public enum HostNotice: Sendable, Hashable {
             case .ended: self = .activityEnded
             case .dismissed: self = .activityDismissed
             case .refused: self = .activityRefused
+            case .rendered: self = .activityRendered
             }
         }
 
@@ -82,6 +84,7 @@ public enum HostNotice: Sendable, Hashable {
             case .activityEnded: .ended
             case .activityDismissed: .dismissed
             case .activityRefused: .refused
+            case .activityRendered: .rendered
             default: nil
             }
         }

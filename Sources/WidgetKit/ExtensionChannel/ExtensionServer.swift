@@ -53,7 +53,8 @@ public struct ExtensionServer: Sendable {
 
     /// What `initialize` answers.
     public var initializeResult: InitializeResult {
-        InitializeResult(widgets: widgets.map(\.descriptor))
+        InitializeResult(
+            widgets: widgets.map(\.descriptor), activities: activities.isEmpty ? nil : activities.map(\.attributesType))
     }
 
     // MARK: Lines and frames
