@@ -59,7 +59,8 @@ let package = Package(
         .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
         .target(
-            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit"],
+            name: "WidgetKit",
+            dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit", "AppIntents"],
             swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
@@ -342,7 +343,8 @@ let package = Package(
         .testTarget(
             name: "WidgetKitTests",
             dependencies: [
-                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "PizzaDeliveryShared", "PizzaDeliveryWidgets",
+                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
+                "PizzaDeliveryWidgets",
             ],
             swiftSettings: strict
         ),
