@@ -23,7 +23,7 @@ private func label(_ views: ActivityViews?) -> String? {
 }
 
 extension TestHost {
-    init(drawing extensions: [ExtensionDescriptor] = [drawingPizzaExtension]) {
+    init(drawing extensions: [ExtensionDescriptor]) {
         self.init(extensions: [birthdayExtension] + extensions)
     }
 
