@@ -105,6 +105,43 @@ struct ActivityViewsEndToEndTests {
         #expect(try Self.detail(daemon, id).history.filter { $0.event == "refused" }.isEmpty)
     }
 
+    @Test("widgethost lockscreen draws the activity's Lock Screen view and its Dynamic Island; --json says where")
+    func lockscreenCommand() throws {
+        let plugins = try Self.assembleBundle()
+        defer { try? FileManager.default.removeItem(atPath: plugins) }
+        let daemon = try RealDaemon(extraPluginPaths: [plugins])
+        let started = try PizzaAppTests.pizza(daemon, "start")
+        #expect(started.status == 0, "\(started.stderr)")
+        _ = try Self.views(daemon, "a1") { $0 != nil }
+
+        let page = daemon.directory + "/lock.html"
+        let drawn = try daemon.cli("lockscreen", "--html", page, "--json")
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("Order #12345 · Pepperoni"))
+        #expect(html.contains("Your pizza is being prepared"))
+        for presentation in ActivityPresentation.allCases {
+            #expect(html.contains("data-wh-presentation=\"\(presentation.rawValue)\""), "\(presentation)")
+        }
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(drawn.stdout.utf8)) as? [String: Any])
+        let activities = try #require(summary["activities"] as? [[String: Any]])
+        #expect(activities.map { $0["id"] as? String } == ["a1"])
+        #expect(activities.first?["island"] as? String == "compact")
+        #expect(activities.first?["shownOn"] as? [String] == ["lockScreen", "dynamicIsland"])
+
+        let ended = try PizzaAppTests.pizza(daemon, "end", "a1")
+        #expect(ended.status == 0, "\(ended.stderr)")
+        let afterEnd = try daemon.cli("lockscreen", "--json")
+        let endedSummary = try #require(try JSONSerialization.jsonObject(with: Data(afterEnd.stdout.utf8)) as? [String: Any])
+        let endedActivities = try #require(endedSummary["activities"] as? [[String: Any]])
+        #expect(endedActivities.first?["shownOn"] as? [String] == ["lockScreen"])
+        #expect(endedActivities.first?["island"] == nil)
+
+        let usage = try daemon.cli("lockscreen")
+        #expect(usage.status == 64)
+        #expect(usage.stderr.contains("give --html FILE, --png FILE or --json"))
+    }
+
     @Test("An extension that answers activity/render with a bad reply: the story says why, the activity goes on")
     func badViews() throws {
         // The docs' Python app starts a PizzaDeliveryAttributes activity whose state has no
