@@ -1,7 +1,8 @@
 /// The dashboard's script: live updates from `/events` (server-sent events) replace a
 /// widget's card in place, without a page reload; buttons and the add form send write
 /// actions with the token as a bearer header (a cookie alone never writes, so another site
-/// cannot make the browser act); the scrubber shows one timeline entry at a time.
+/// cannot make the browser act); a click on a widget's button or toggle taps it; the scrubber
+/// shows one timeline entry at a time.
 /// `window.widgethostUpdates` counts the updates applied (browser tests and `make bench`).
 enum DashboardScript {
     static let source = #"""
@@ -58,7 +59,40 @@ enum DashboardScript {
       });
     }).catch(function (error) { say(method + ": " + error); });
   }
+  // A click on a Button(intent:) or Toggle(isOn:intent:) in a widget taps it, as `widgethost
+  // tap` does. The Toggle flips and invalidatable content dims at once; the host's cards
+  // (the intent running, then its reload or its failure) follow over /events. If the tap is
+  // refused or fails and no card has replaced this one, the flip is undone here.
+  function tap(target, event) {
+    event.preventDefault();
+    event.stopPropagation();
+    var box = target.closest(".wh-widget"), id = box && box.getAttribute("data-wh-id");
+    if (!id) return;
+    var button = target.getAttribute("data-wh-button"), toggle = target.classList.contains("wh-toggle");
+    if (toggle) target.classList.toggle("wh-on");
+    box.classList.add("wh-intent-running");
+    window.widgethostTaps = (window.widgethostTaps || 0) + 1;
+    function undo() {
+      if (!document.body.contains(target)) return;
+      if (toggle) target.classList.toggle("wh-on");
+      box.classList.remove("wh-intent-running");
+    }
+    fetch("/api/widgets/" + encodeURIComponent(id) + "/tap", {
+      method: "POST",
+      headers: { "Authorization": "Bearer " + token, "Content-Type": "application/json" },
+      body: JSON.stringify({ button: button })
+    }).then(function (response) { return response.json(); }).then(function (reply) {
+      var result = reply.result;
+      if (reply.error) say("tap " + id + " " + button + ": " + reply.error.message);
+      else say("tap " + id + " " + button + ": " + (result.intent.title || result.intent.type) + " " + result.outcome
+               + (result.detail ? " — " + result.detail : ""));
+      window.widgethostLastTap = reply;
+      if (reply.error || result.outcome !== "succeeded") undo();
+    }).catch(function (error) { say("tap: " + error); undo(); });
+  }
   document.addEventListener("click", function (event) {
+    var target = event.target.closest ? event.target.closest("[data-wh-button]") : null;
+    if (target) return tap(target, event);
     var button = event.target.closest ? event.target.closest("button[data-action]") : null;
     if (!button) return;
     event.preventDefault();
