@@ -54,12 +54,14 @@ let package = Package(
             name: "ActivityKit", dependencies: ["SDKFoundation", "WidgetHostProtocol", "WidgetHostClient"],
             swiftSettings: strict),
         // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
-        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // `Button(intent:)` and `Toggle(isOn:intent:)` carry App Intents (on Apple, SwiftUI's overlay for AppIntents).
+        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol", "AppIntents"], swiftSettings: strict),
         // Archives to HTML+CSS at each family's size, deterministically (Foundation only, so the CLI links it).
         .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
         .target(
-            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit"],
+            name: "WidgetKit",
+            dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit", "AppIntents"],
             swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
@@ -92,7 +94,15 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),
         // The exec shim every extension starts through (issue 17, docs/security.md): resource limits,
         // no_new_privs, Landlock, a seccomp filter, then execve. C and libc only: it runs on every spawn.
-        .executableTarget(name: "widgethost-sandbox", path: "Sources/widgethost-sandbox"),
+        // The Swift driver links every executable with swiftrt.o and -lswiftCore; a C program needs
+        // neither, and loading the Swift runtime only to exec would cost each spawn milliseconds. So
+        // it is linked without Swift's startup object and statically (the static Swift libraries
+        // then contribute nothing: nothing refers to them): no NEEDED library at all, checked by
+        // scripts/check-dependencies.sh. Not a static PIE: SwiftPM gives every executable an
+        // -rpath, and glibc's static-PIE start-up asserts that there is none.
+        .executableTarget(
+            name: "widgethost-sandbox", path: "Sources/widgethost-sandbox",
+            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-executable"])]),
         // Runs an extension process for everyone: spawning, the session (NDJSON, initialize,
         // request/reply matching), footprint, cgroups, libfaketime, and the synchronous face.
         .target(
@@ -315,7 +325,7 @@ let package = Package(
         // The SwiftUI subset: every view and modifier archived, the seeds' view code compiled as fixtures.
         .testTarget(
             name: "SwiftUITests",
-            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol"],
+            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol", "AppIntents"],
             exclude: ["Seeds/README.md"],
             swiftSettings: strict
         ),
@@ -335,7 +345,8 @@ let package = Package(
         .testTarget(
             name: "WidgetKitTests",
             dependencies: [
-                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "PizzaDeliveryShared", "PizzaDeliveryWidgets",
+                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
+                "PizzaDeliveryWidgets",
             ],
             swiftSettings: strict
         ),
