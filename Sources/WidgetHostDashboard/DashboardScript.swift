@@ -31,6 +31,7 @@ enum DashboardScript {
       var grid = document.getElementById(update.family.indexOf("accessory") === 0 ? "wd-lock" : "wd-home");
       if (grid) grid.appendChild(fresh);
     }
+    placed(update.id);
     if (window.widgethostTick) window.widgethostTick();
     window.widgethostUpdates += 1;
     window.widgethostLastUpdate = { id: update.id, at: Date.now(), sent: update.sent };
@@ -60,22 +61,43 @@ enum DashboardScript {
     }).catch(function (error) { say(method + ": " + error); });
   }
   // A click on a Button(intent:) or Toggle(isOn:intent:) in a widget taps it, as `widgethost
-  // tap` does. The Toggle flips and invalidatable content dims at once; the host's cards
-  // (the intent running, then its reload or its failure) follow over /events. If the tap is
-  // refused or fails and no card has replaced this one, the flip is undone here.
+  // tap` does. The Toggle flips and invalidatable content dims at once, and stays so on any
+  // card that arrives before the host's card for the tap (one drawn while the intent runs);
+  // from then on the host's cards say what is shown (its reload, or the rollback). A tap the
+  // host refused or never drew is undone here when the answer comes.
+  var pending = {};
+  function box(id) {
+    var boxes = document.querySelectorAll(".wd-card .wh-widget[data-wh-id]");
+    for (var i = 0; i < boxes.length; i++) if (boxes[i].getAttribute("data-wh-id") === id) return boxes[i];
+    return null;
+  }
+  function flip(widget, tap) {
+    if (tap.toggle) {
+      var buttons = widget.querySelectorAll("[data-wh-button]");
+      for (var i = 0; i < buttons.length; i++)
+        if (buttons[i].getAttribute("data-wh-button") === tap.button) buttons[i].classList.toggle("wh-on");
+    }
+    widget.classList.toggle("wh-intent-running");
+  }
+  function placed(id) {
+    var tap = pending[id], widget = box(id);
+    if (!tap || !widget) return;
+    if (widget.classList.contains("wh-intent-running")) tap.seen = true;
+    else if (!tap.seen) flip(widget, tap);
+  }
   function tap(target, event) {
     event.preventDefault();
     event.stopPropagation();
-    var box = target.closest(".wh-widget"), id = box && box.getAttribute("data-wh-id");
-    if (!id) return;
-    var button = target.getAttribute("data-wh-button"), toggle = target.classList.contains("wh-toggle");
-    if (toggle) target.classList.toggle("wh-on");
-    box.classList.add("wh-intent-running");
+    var widget = target.closest(".wh-widget"), id = widget && widget.getAttribute("data-wh-id");
+    if (!id || pending[id]) return;
+    var button = target.getAttribute("data-wh-button");
+    var state = pending[id] = { button: button, toggle: target.classList.contains("wh-toggle"), seen: false };
+    flip(widget, state);
     window.widgethostTaps = (window.widgethostTaps || 0) + 1;
-    function undo() {
-      if (!document.body.contains(target)) return;
-      if (toggle) target.classList.toggle("wh-on");
-      box.classList.remove("wh-intent-running");
+    function end(failed) {
+      delete pending[id];
+      var shown = box(id);
+      if (failed && !state.seen && shown && shown.classList.contains("wh-intent-running")) flip(shown, state);
     }
     fetch("/api/widgets/" + encodeURIComponent(id) + "/tap", {
       method: "POST",
@@ -87,8 +109,8 @@ enum DashboardScript {
       else say("tap " + id + " " + button + ": " + (result.intent.title || result.intent.type) + " " + result.outcome
                + (result.detail ? " — " + result.detail : ""));
       window.widgethostLastTap = reply;
-      if (reply.error || result.outcome !== "succeeded") undo();
-    }).catch(function (error) { say("tap: " + error); undo(); });
+      end(!!reply.error || result.outcome !== "succeeded");
+    }).catch(function (error) { say("tap: " + error); end(true); });
   }
   document.addEventListener("click", function (event) {
     var target = event.target.closest ? event.target.closest("[data-wh-button]") : null;
