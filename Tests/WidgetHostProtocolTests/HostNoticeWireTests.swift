@@ -154,6 +154,10 @@ struct HostNoticeWireTests {
             .activity(ActivityNotice(event: .refused, at: t0, activityId: nil, app: "com.example.pizza", attributesType: nil, source: .push10, state: nil, detail: "no such token", reason: "BadDeviceToken")),
             #"{"activity":{"app":"com.example.pizza","at":"2026-02-15T08:00:00Z","detail":"no such token","event":"refused","reason":"BadDeviceToken","source":"push10"},"at":"2026-02-15T08:00:00Z","detail":"no such token","extension":"com.example.pizza","type":"activityRefused"}"#
         ),
+        (
+            .activity(ActivityNotice(event: .rendered, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .host, state: .active, detail: "drawn")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"drawn","event":"rendered","source":"host","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"drawn","extension":"com.example.pizza","type":"activityRendered"}"#
+        ),
     ]
 
     @Test("Every notice is the flat object it always was, and reads back", arguments: cases)

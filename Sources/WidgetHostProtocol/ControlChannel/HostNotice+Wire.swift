@@ -205,7 +205,7 @@ private struct FlatNotice: Codable {
                 extension: try required(self.extension, "extension"), control: try required(control, "control"), at: at,
                 value: value, detail: detail)
         case .activityRequested, .activityUpdated, .activityThrottled, .activityStale, .activityEnded,
-            .activityDismissed, .activityRefused:
+            .activityDismissed, .activityRefused, .activityRendered:
             preconditionFailure("activity notices are decoded above")
         }
     }

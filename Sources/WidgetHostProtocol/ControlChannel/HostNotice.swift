@@ -65,6 +65,7 @@ public enum HostNotice: Sendable, Hashable {
         case activityEnded
         case activityDismissed
         case activityRefused
+        case activityRendered
 
         init(_ event: ActivityNotice.Event) {
             switch event {
@@ -75,6 +76,7 @@ public enum HostNotice: Sendable, Hashable {
             case .ended: self = .activityEnded
             case .dismissed: self = .activityDismissed
             case .refused: self = .activityRefused
+            case .rendered: self = .activityRendered
             }
         }
 
@@ -87,6 +89,7 @@ public enum HostNotice: Sendable, Hashable {
             case .activityEnded: .ended
             case .activityDismissed: .dismissed
             case .activityRefused: .refused
+            case .activityRendered: .rendered
             default: nil
             }
         }
