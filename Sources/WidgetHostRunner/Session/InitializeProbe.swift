@@ -26,14 +26,16 @@ public enum InitializeProbe {
             case .failed(.protocolError(let detail)): detail
             case .failed(.memoryLimitExceeded(let bytes)):
                 "its footprint reached \(bytes / 1_048_576) MiB before answering initialize"
-            case .noWidgets: "initialize listed no widgets; add at least one Widget to the WidgetBundle's body"
+            case .noWidgets:
+                "initialize listed no widgets and no controls; add at least one Widget or ControlWidget to the WidgetBundle's body"
             }
         }
     }
 
     /// The catalog's reading of an answer: the widgets (and controls), or why the bundle is skipped.
     public static func widgets(_ answer: Result<InitializeResult, Failure>) -> Result<InitializeResult, Failure> {
-        answer.flatMap { $0.widgets.isEmpty ? .failure(.noWidgets) : .success($0) }
+        // A bundle of Control widgets only is a widget extension too (iOS 18).
+        answer.flatMap { $0.widgets.isEmpty && ($0.controls ?? []).isEmpty ? .failure(.noWidgets) : .success($0) }
     }
 
     /// Why the bundle was skipped, for `extensions` and the log: the executable, what is
