@@ -18,6 +18,18 @@ enum InitializeCheck {
         case .success(let result):
             let empty = result.widgets.filter { $0.supportedFamilies.isEmpty }.map(\.kind)
             let controls = result.controls ?? []
+            let activities = result.activities ?? []
+            if result.widgets.isEmpty, controls.isEmpty, !activities.isEmpty {
+                // A bundle of Live Activities only: nothing for the gallery, and nothing wrong.
+                return (
+                    Finding(
+                        .initialize, .pass, title: title,
+                        detail: "in \(Figures.duration(outcome.seconds)): no widgets; Live Activities for "
+                            + activities.joined(separator: ", "),
+                        seconds: outcome.seconds),
+                    []
+                )
+            }
             // A bundle of Control widgets only is a widget extension too (iOS 18).
             let nothing = result.widgets.isEmpty && controls.isEmpty
             if nothing || !empty.isEmpty {

@@ -32,10 +32,14 @@ public enum InitializeProbe {
         }
     }
 
-    /// The catalog's reading of an answer: the widgets (and controls), or why the bundle is skipped.
+    /// The catalog's reading of an answer: the widgets (and controls, and Live Activities), or
+    /// why the bundle is skipped. A bundle of Live Activities only is loaded.
     public static func widgets(_ answer: Result<InitializeResult, Failure>) -> Result<InitializeResult, Failure> {
-        // A bundle of Control widgets only is a widget extension too (iOS 18).
-        answer.flatMap { $0.widgets.isEmpty && ($0.controls ?? []).isEmpty ? .failure(.noWidgets) : .success($0) }
+        // A bundle of Control widgets only (iOS 18), or of Live Activities only, is loaded too.
+        answer.flatMap { answer in
+            answer.widgets.isEmpty && (answer.controls ?? []).isEmpty && (answer.activities ?? []).isEmpty
+                ? .failure(.noWidgets) : .success(answer)
+        }
     }
 
     /// Why the bundle was skipped, for `extensions` and the log: the executable, what is
