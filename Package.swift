@@ -222,7 +222,7 @@ let package = Package(
         ),
         .target(
             name: "W8TrackrShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/W8Trackr.appex/Sources/Shared",
             swiftSettings: strict
         ),
