@@ -54,12 +54,14 @@ let package = Package(
             name: "ActivityKit", dependencies: ["SDKFoundation", "WidgetHostProtocol", "WidgetHostClient"],
             swiftSettings: strict),
         // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
-        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // `Button(intent:)` and `Toggle(isOn:intent:)` carry App Intents (on Apple, SwiftUI's overlay for AppIntents).
+        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol", "AppIntents"], swiftSettings: strict),
         // Archives to HTML+CSS at each family's size, deterministically (Foundation only, so the CLI links it).
         .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
         .target(
-            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit"],
+            name: "WidgetKit",
+            dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit", "AppIntents"],
             swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
@@ -315,7 +317,7 @@ let package = Package(
         // The SwiftUI subset: every view and modifier archived, the seeds' view code compiled as fixtures.
         .testTarget(
             name: "SwiftUITests",
-            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol"],
+            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol", "AppIntents"],
             exclude: ["Seeds/README.md"],
             swiftSettings: strict
         ),
@@ -335,7 +337,8 @@ let package = Package(
         .testTarget(
             name: "WidgetKitTests",
             dependencies: [
-                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "PizzaDeliveryShared", "PizzaDeliveryWidgets",
+                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
+                "PizzaDeliveryWidgets",
             ],
             swiftSettings: strict
         ),

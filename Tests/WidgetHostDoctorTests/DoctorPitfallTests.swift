@@ -87,6 +87,13 @@ struct DoctorPitfallTests {
             detail: "policy .atEnd with the last entry at 2026-02-15T08:10:00Z: next reload in 10 min (≈144 a day)",
             fix: "Ask for reloads 15 min or more apart"),
         Pitfall(
+            bundle: "LoneAtEnd", check: .policyInterval, verdict: .fail,
+            detail: "policy .atEnd on a timeline with a single entry (at 2026-02-15T08:00:00Z): the timeline ends as "
+                + "soon as it is shown, so the host reloads it again after every 5 min, the minimum interval (≈288 a "
+                + "day); the 40–70 a day budget is spent after 3 h 20 min–5 h 50 min",
+            fix: "Return the entries you already know are coming (one per change) with .atEnd, or a single entry with "
+                + ".after(the date its data next changes)"),
+        Pitfall(
             bundle: "FirstLaunchCrash", check: .firstLaunch, verdict: .fail,
             detail: "with empty app group containers: it exited with status 1 before answering timeline/get; "
                 + "its stderr ends:",

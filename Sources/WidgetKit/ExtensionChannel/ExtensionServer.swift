@@ -4,8 +4,8 @@ import WidgetHostProtocol
 /// The extension side of the extension channel, without the I/O: lines in, reply lines
 /// out. `ExtensionMain` wraps it in a stdin/stdout loop; tests call it directly.
 ///
-/// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`, `activity/render`
-/// (docs/protocol.md). Every request gets exactly one reply, an error included;
+/// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`, `intent/perform`,
+/// `intent/options`, `activity/render` (docs/protocol.md). Every request gets exactly one reply, an error included;
 /// notifications and responses get none.
 public struct ExtensionServer: Sendable {
     /// The longest line the host may send (1 MiB); a longer one is answered with -32600.
@@ -129,7 +129,13 @@ public struct ExtensionServer: Sendable {
         case .initialize:
             reply(Self.wire(.success(initializeResult)))
             return
-        case .intentPerform, .intentOptions, .controlValue:
+        case .intentPerform:
+            performIntent(params, reply: reply)
+            return
+        case .intentOptions:
+            intentOptions(params, reply: reply)
+            return
+        case .controlValue:
             reply(.failure(.methodNotFound(method, known: ["initialize", "placeholder/get", "snapshot/get", "timeline/get"])))
             return
         case .activityRender:
@@ -150,9 +156,9 @@ public struct ExtensionServer: Sendable {
         case .placeholder:
             reply(Self.wire(Result { try definition.placeholder(request.context) }))
         case .snapshot:
-            definition.snapshot(request.context) { reply(Self.wire($0)) }
+            definition.snapshot(request.context, request.configuration) { reply(Self.wire($0)) }
         case .timeline:
-            definition.timeline(request.context) { reply(Self.wire($0)) }
+            definition.timeline(request.context, request.configuration) { reply(Self.wire($0)) }
         case .initialize, .intentPerform, .intentOptions, .controlValue, .activityRender:
             break
         }
@@ -184,10 +190,13 @@ public struct ExtensionServer: Sendable {
     // MARK: Encoding
 
     /// A payload as a response's result. A payload JSON cannot hold (a NaN in the content)
-    /// is the provider's bug, reported as -32603 with the reason.
-    private static func wire<Payload: Encodable>(_ payload: Result<Payload, any Error>) -> Result<JSONValue, JSONRPCError> {
+    /// is the provider's bug, reported as -32603 with the reason; a JSON-RPC error (a
+    /// configuration that does not fit the intent) is sent as it is.
+    static func wire<Payload: Encodable>(_ payload: Result<Payload, any Error>) -> Result<JSONValue, JSONRPCError> {
         do {
             return .success(try JSONValue(encoding: payload.get()))
+        } catch let error as JSONRPCError {
+            return .failure(error)
         } catch {
             return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
         }

@@ -12,6 +12,7 @@ The pitfall comes from the bundle's directory name (`NAME.appex`, via WIDGETHOST
   ManyEntries           48 entries, one every 15 minutes
   FrequentReloads       policy .after(now + 2 min)
   TightReloads          policy .atEnd with the last entry 10 minutes after now
+  LoneAtEnd             policy .atEnd with a single entry, at now
   FirstLaunchCrash      timeline/get crashes when the app has not written its file yet
   MidnightReload        policy .after(next midnight UTC), from its own clock, not `now`
 Every bundle offers one kind, NAMEWidget, in systemSmall. The app group is
@@ -103,6 +104,8 @@ def timeline(params):
         policy = {"type": "after", "date": iso(now + timedelta(minutes=2))}
     elif mode == "TightReloads":
         entries = [{"date": iso(now + timedelta(minutes=m)), "content": {"minute": m}} for m in (0, 5, 10)]
+        policy = {"type": "atEnd"}
+    elif mode == "LoneAtEnd":
         policy = {"type": "atEnd"}
     elif mode == "MidnightReload":
         today = datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
