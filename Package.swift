@@ -94,7 +94,15 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),
         // The exec shim every extension starts through (issue 17, docs/security.md): resource limits,
         // no_new_privs, Landlock, a seccomp filter, then execve. C and libc only: it runs on every spawn.
-        .executableTarget(name: "widgethost-sandbox", path: "Sources/widgethost-sandbox"),
+        // The Swift driver links every executable with swiftrt.o and -lswiftCore; a C program needs
+        // neither, and loading the Swift runtime only to exec would cost each spawn milliseconds. So
+        // it is linked without Swift's startup object and statically (the static Swift libraries
+        // then contribute nothing: nothing refers to them): no NEEDED library at all, checked by
+        // scripts/check-dependencies.sh. Not a static PIE: SwiftPM gives every executable an
+        // -rpath, and glibc's static-PIE start-up asserts that there is none.
+        .executableTarget(
+            name: "widgethost-sandbox", path: "Sources/widgethost-sandbox",
+            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-executable"])]),
         // Runs an extension process for everyone: spawning, the session (NDJSON, initialize,
         // request/reply matching), footprint, cgroups, libfaketime, and the synchronous face.
         .target(
