@@ -411,7 +411,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetHostDoctorTests",
-            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol", "WidgetHostRunner"],
+            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol", "WidgetHostRunner", "WidgetHostCore", "WidgetHostBundles"],
             swiftSettings: strict
         ),
         // The example extensions' providers and app-side writers.
