@@ -5,7 +5,8 @@ import WidgetHostProtocol
 /// out. `ExtensionMain` wraps it in a stdin/stdout loop; tests call it directly.
 ///
 /// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`, `intent/perform`,
-/// `intent/options`, `activity/render` (docs/protocol.md). Every request gets exactly one reply, an error included;
+/// `intent/options`, `control/value`, `activity/render` (docs/protocol.md). Every request gets
+/// exactly one reply, an error included;
 /// notifications and responses get none.
 public struct ExtensionServer: Sendable {
     /// The longest line the host may send (1 MiB); a longer one is answered with -32600.
@@ -14,17 +15,25 @@ public struct ExtensionServer: Sendable {
     let widgets: [WidgetDefinition]
     /// The bundle's Live Activities (`ActivityConfiguration`), answered on `activity/render`.
     let activities: [ActivityRenderer]
+    /// The bundle's Control widgets, answered on `control/value` (ExtensionServer+Controls).
+    let controls: [ControlDefinition]
 
     public init(bundle: some WidgetBundle) throws(ConfigurationError) {
-        try self.init(definitions: bundle.body.body.definitions, activities: bundle.body.body.activityRenderers)
+        try self.init(
+            definitions: bundle.body.body.definitions, activities: bundle.body.body.activityRenderers,
+            controls: bundle.body.body.bundledControls)
     }
 
     public init(widget: some Widget) throws(ConfigurationError) {
-        try self.init(definitions: widget.body.definitions, activities: widget.body.activityRenderers)
+        try self.init(
+            definitions: widget.body.definitions, activities: widget.body.activityRenderers,
+            controls: widget.body.bundledControls)
     }
 
-    init(definitions: [WidgetDefinition], activities: [ActivityRenderer] = []) throws(ConfigurationError) {
-        if definitions.isEmpty && activities.isEmpty {
+    init(
+        definitions: [WidgetDefinition], activities: [ActivityRenderer] = [], controls: [ControlDefinition] = []
+    ) throws(ConfigurationError) {
+        if definitions.isEmpty && activities.isEmpty && controls.isEmpty {
             throw ConfigurationError("the extension declares no widgets; list at least one in the WidgetBundle's body")
         }
         var seen: Set<String> = []
@@ -41,8 +50,10 @@ public struct ExtensionServer: Sendable {
                     "\(definition.kind) supports no families; pass at least one to .supportedFamilies(_:)")
             }
         }
+        try Self.validate(controls: controls)
         widgets = definitions
         self.activities = activities
+        self.controls = controls
     }
 
     /// Widgets that cannot be served; the extension prints this and exits with status 1.
@@ -53,7 +64,7 @@ public struct ExtensionServer: Sendable {
 
     /// What `initialize` answers.
     public var initializeResult: InitializeResult {
-        InitializeResult(widgets: widgets.map(\.descriptor))
+        InitializeResult(widgets: widgets.map(\.descriptor), controls: controls.isEmpty ? nil : controls.map(\.descriptor))
     }
 
     // MARK: Lines and frames
@@ -136,7 +147,7 @@ public struct ExtensionServer: Sendable {
             intentOptions(params, reply: reply)
             return
         case .controlValue:
-            reply(.failure(.methodNotFound(method, known: ["initialize", "placeholder/get", "snapshot/get", "timeline/get"])))
+            answerControlValue(params, reply: reply)
             return
         case .activityRender:
             reply(renderActivity(params))
