@@ -184,11 +184,7 @@ extension WidgetHost {
     // MARK: - WidgetKit pushes
 
     mutating func receiveWidgetPush(_ params: WidgetPushParams, at now: Date) -> ActivityReply {
-        guard !params.token.isEmpty else {
-            return refuse(
-                ActivityRefusal("MissingDeviceToken", "the widget push names no token; `widgethost push tokens` lists them"),
-                app: "", source: .push10, at: now)
-        }
+        if let refusal = WidgetPushPayload.refusal(params) { return refuse(refusal, app: "", source: .push10, at: now) }
         for ext in catalog.extensions {
             for widget in ext.widgets where PushTokens.widget(extension: ext.id, kind: widget.kind) == params.token {
                 // A WidgetKit push asks the host to reload the kind's timelines; each reload is

@@ -183,9 +183,19 @@ public struct ActivityPushResult: Sendable, Hashable, Codable {
 }
 
 /// `push/widget`: a WidgetKit push (`WidgetPushHandler`) for the kind the token names.
+/// `payload` is the APNs body (`{"aps":{"content-changed":true}}`, sent with
+/// `apns-push-type: widgets`); nil sends exactly that.
 public struct WidgetPushParams: Sendable, Hashable, Codable {
     public var token: String
-    public init(token: String) { self.token = token }
+    public var payload: JSONValue?
+    /// The size of the body as the provider sent it; nil: the host measures its own encoding.
+    public var payloadBytes: Int?
+
+    public init(token: String, payload: JSONValue? = nil, payloadBytes: Int? = nil) {
+        self.token = token
+        self.payload = payload
+        self.payloadBytes = payloadBytes
+    }
 }
 
 public struct WidgetPushResult: Sendable, Hashable, Codable {

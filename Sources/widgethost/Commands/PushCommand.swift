@@ -124,6 +124,10 @@ struct PushWidgetCommand: ParsableCommand {
         commandName: "widget",
         abstract: "Send a WidgetKit push (WidgetPushHandler) to TOKEN: one budgeted reload per widget of its kind.",
         discussion: """
+            The body is {"aps":{"content-changed":true}} unless --payload gives one. Bad pushes \
+            get APNs' reasons: BadDeviceToken, MissingDeviceToken, PayloadTooLarge (over 4 KB), \
+            PayloadEmpty; BadPayload for a body WidgetKit would ignore.
+
             Example:
               widgethost push widget 9c0e…7d
                 w1  BirthdayHomeWidget  started (budgeted, 2 of 70 used)
@@ -132,11 +136,22 @@ struct PushWidgetCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The widget kind's push token (`widgethost push tokens`).", valueName: "token"))
     var token: String
 
+    @Option(
+        name: .long, help: ArgumentHelp("A file with the whole APNs body ({\"aps\":{\"content-changed\":true}}).", valueName: "file"),
+        completion: .file())
+    var payload: String?
+
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        var params = WidgetPushParams(token: token)
+        if let payload {
+            let data = try JSONFile.read(payload, what: "--payload")
+            params.payload = try JSONFile.parse(data, what: "--payload \(payload)")
+            params.payloadBytes = data.count
+        }
         try connection.withClient { client in
-            let result: WidgetPushResult = try client.call(.pushWidget, params: WidgetPushParams(token: token))
+            let result: WidgetPushResult = try client.call(.pushWidget, params: params)
             if connection.json { return try Console.outputJSON(result) }
             guard !result.reload.outcomes.isEmpty else {
                 return Console.output("No \(result.kind) widgets to reload; the push reached none.")
