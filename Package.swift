@@ -242,7 +242,7 @@ let package = Package(
         ),
         .target(
             name: "LucidPalShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/LucidPal.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -262,7 +262,7 @@ let package = Package(
         ),
         .target(
             name: "WidgyShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/Widgy.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -287,6 +287,14 @@ let package = Package(
             dependencies: ["WidgetKit", "SwiftUI", "ActivityKit", "PizzaDeliveryShared"],
             path: "Examples/PizzaDelivery.appex/Sources/Widgets",
             swiftSettings: strict
+        ),
+
+        // seeds/004's App Intents snippets, unchanged (WidgetKitTests serves them). They declare
+        // `static var title: LocalizedStringResource = …`, which the Swift 6 language mode refuses as
+        // global mutable state, so this fixture alone builds in the Swift 5 mode, as the seed's app would.
+        .target(
+            name: "AxiomIntentsFixture", dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
+            path: "Tests/Fixtures/AxiomIntents", swiftSettings: [.swiftLanguageMode(.v5)]
         ),
 
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
@@ -346,7 +354,7 @@ let package = Package(
             name: "WidgetKitTests",
             dependencies: [
                 "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
-                "PizzaDeliveryWidgets",
+                "PizzaDeliveryWidgets", "AxiomIntentsFixture",
             ],
             swiftSettings: strict
         ),

@@ -106,6 +106,13 @@ struct HostNoticeWireTests {
                 + #""type":"extensionStopped"}"#
         ),
         (
+            .intentStarted(
+                extension: "com.lucidpal.widget", widgetId: "w1", control: nil, at: t0, intent: "Remind me",
+                button: "b2", isOn: true),
+            #"{"at":"2026-02-15T08:00:00Z","button":"b2","extension":"com.lucidpal.widget","intent":"Remind me","#
+                + #""isOn":true,"type":"intentStarted","widgetId":"w1"}"#
+        ),
+        (
             .intentFinished(
                 extension: "com.lucidpal.widget", widgetId: "w1", control: nil, at: t0, intent: "Mark Done",
                 outcome: .timedOut, durationMs: 5000, detail: "no reply"),

@@ -109,6 +109,8 @@ extension WidgetHost {
     mutating func finishReload(_ id: WidgetID, _ end: ReloadEnd, peakFootprint: Int?, at now: Date) {
         guard var record = records[id], let running = record.running else { return }
         record.running = nil
+        // The reload an intent asked for has landed (or failed): the widget shows its entry again.
+        if let ended = record.interaction?.endedAt, running.startedAt >= ended { record.interaction = nil }
 
         var result = ReloadResultKind.success
         var detail: String?

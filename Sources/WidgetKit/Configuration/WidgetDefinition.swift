@@ -60,7 +60,7 @@ struct WidgetDefinition: Sendable {
 
         placeholder = { context in try payload(provider.placeholder(in: context), context, true) }
         snapshot = { context, configuration, reply in
-            Task {
+            Task(executorPreference: ChannelExecutor.preferred) {
                 do {
                     let intent = try await Self.intent(Intent.self, configuration)
                     let entry = await provider.snapshot(for: intent, in: context)
@@ -71,7 +71,7 @@ struct WidgetDefinition: Sendable {
             }
         }
         timeline = { context, configuration, reply in
-            Task {
+            Task(executorPreference: ChannelExecutor.preferred) {
                 do {
                     let intent = try await Self.intent(Intent.self, configuration)
                     let timeline = await provider.timeline(for: intent, in: context)

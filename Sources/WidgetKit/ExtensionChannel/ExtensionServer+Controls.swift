@@ -37,7 +37,7 @@ extension ExtensionServer {
                             + (known.isEmpty ? "; this extension declares no controls" : "; known controls are \(known)"))))
             return
         }
-        Task {
+        Task(executorPreference: ChannelExecutor.preferred) {
             do {
                 reply(Self.wire(.success(try await control.current())))
             } catch {

@@ -18,7 +18,7 @@ extension ExtensionServer {
                         "intent/perform needs params {intent: {type, parameters}, kind, widgetId?, now, isOn?}: \(error)")))
             return
         }
-        Task {
+        Task(executorPreference: ChannelExecutor.preferred) {
             let result = await _IntentRuntime.perform(request)
             reply(Self.wire(.success(result)))
         }
@@ -55,7 +55,7 @@ extension ExtensionServer {
                         "\(request.kind)'s intent \(schema.title) has no parameter \"\(request.parameter)\"; its parameters are \(known)")))
             return
         }
-        Task {
+        Task(executorPreference: ChannelExecutor.preferred) {
             do {
                 reply(Self.wire(.success(try await options(request.parameter))))
             } catch {

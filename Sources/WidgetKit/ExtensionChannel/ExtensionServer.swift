@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import WidgetHostProtocol
 
 /// The extension side of the extension channel, without the I/O: lines in, reply lines
@@ -231,9 +232,19 @@ public struct ExtensionServer: Sendable {
         }
     }
 
+    /// On the stdin loop's thread, the async work the answer needs runs here while it waits
+    /// (`ChannelExecutor`); elsewhere the thread just waits.
     private static func wait<Value: Sendable>(_ start: (@escaping @Sendable (Value) -> Void) -> Void) -> Value {
-        let slot = Slot<Value>()
-        start { slot.fill($0) }
-        return slot.take()
+        guard let executor = ChannelExecutor.preferred else {
+            let slot = Slot<Value>()
+            start { slot.fill($0) }
+            return slot.take()
+        }
+        let answer = Mutex<Value?>(nil)
+        start { value in
+            answer.withLock { if $0 == nil { $0 = value } }
+            executor.wake()
+        }
+        return executor.run { answer.withLock { $0 } }
     }
 }
