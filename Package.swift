@@ -54,12 +54,14 @@ let package = Package(
             name: "ActivityKit", dependencies: ["SDKFoundation", "WidgetHostProtocol", "WidgetHostClient"],
             swiftSettings: strict),
         // The views widgets use, with SwiftUI's names; they archive into WidgetHostProtocol's view nodes.
-        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
+        // `Button(intent:)` and `Toggle(isOn:intent:)` carry App Intents (on Apple, SwiftUI's overlay for AppIntents).
+        .target(name: "SwiftUI", dependencies: ["WidgetHostProtocol", "AppIntents"], swiftSettings: strict),
         // Archives to HTML+CSS at each family's size, deterministically (Foundation only, so the CLI links it).
         .target(name: "WidgetHostRendering", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // The SDK an extension links: Apple's names, serving the extension channel on stdin/stdout.
         .target(
-            name: "WidgetKit", dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit"],
+            name: "WidgetKit",
+            dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SwiftUI", "ActivityKit", "AppIntents"],
             swiftSettings: strict),
         // The host's rules as a deterministic state machine. No clocks, files, sockets or processes.
         .target(
@@ -92,7 +94,15 @@ let package = Package(
         .systemLibrary(name: "CSpawn"),
         // The exec shim every extension starts through (issue 17, docs/security.md): resource limits,
         // no_new_privs, Landlock, a seccomp filter, then execve. C and libc only: it runs on every spawn.
-        .executableTarget(name: "widgethost-sandbox", path: "Sources/widgethost-sandbox"),
+        // The Swift driver links every executable with swiftrt.o and -lswiftCore; a C program needs
+        // neither, and loading the Swift runtime only to exec would cost each spawn milliseconds. So
+        // it is linked without Swift's startup object and statically (the static Swift libraries
+        // then contribute nothing: nothing refers to them): no NEEDED library at all, checked by
+        // scripts/check-dependencies.sh. Not a static PIE: SwiftPM gives every executable an
+        // -rpath, and glibc's static-PIE start-up asserts that there is none.
+        .executableTarget(
+            name: "widgethost-sandbox", path: "Sources/widgethost-sandbox",
+            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-executable"])]),
         // Runs an extension process for everyone: spawning, the session (NDJSON, initialize,
         // request/reply matching), footprint, cgroups, libfaketime, and the synchronous face.
         .target(
@@ -232,7 +242,7 @@ let package = Package(
         ),
         .target(
             name: "LucidPalShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/LucidPal.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -252,7 +262,7 @@ let package = Package(
         ),
         .target(
             name: "WidgyShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/Widgy.appex/Sources/Shared",
             swiftSettings: strict
         ),
@@ -277,6 +287,14 @@ let package = Package(
             dependencies: ["WidgetKit", "SwiftUI", "ActivityKit", "PizzaDeliveryShared"],
             path: "Examples/PizzaDelivery.appex/Sources/Widgets",
             swiftSettings: strict
+        ),
+
+        // seeds/004's App Intents snippets, unchanged (WidgetKitTests serves them). They declare
+        // `static var title: LocalizedStringResource = …`, which the Swift 6 language mode refuses as
+        // global mutable state, so this fixture alone builds in the Swift 5 mode, as the seed's app would.
+        .target(
+            name: "AxiomIntentsFixture", dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
+            path: "Tests/Fixtures/AxiomIntents", swiftSettings: [.swiftLanguageMode(.v5)]
         ),
 
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
@@ -315,7 +333,7 @@ let package = Package(
         // The SwiftUI subset: every view and modifier archived, the seeds' view code compiled as fixtures.
         .testTarget(
             name: "SwiftUITests",
-            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol"],
+            dependencies: ["SwiftUI", "WidgetKit", "WidgetHostProtocol", "AppIntents"],
             exclude: ["Seeds/README.md"],
             swiftSettings: strict
         ),
@@ -335,7 +353,8 @@ let package = Package(
         .testTarget(
             name: "WidgetKitTests",
             dependencies: [
-                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "PizzaDeliveryShared", "PizzaDeliveryWidgets",
+                "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
+                "PizzaDeliveryWidgets", "AxiomIntentsFixture",
             ],
             swiftSettings: strict
         ),
@@ -400,7 +419,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetHostDoctorTests",
-            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol", "WidgetHostRunner"],
+            dependencies: ["WidgetHostDoctor", "WidgetHostProtocol", "WidgetHostRunner", "WidgetHostCore", "WidgetHostBundles"],
             swiftSettings: strict
         ),
         // The example extensions' providers and app-side writers.

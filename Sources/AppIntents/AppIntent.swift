@@ -132,6 +132,9 @@ public struct ParameterSummaryString<Intent>: ExpressibleByStringInterpolation {
 
 @resultBuilder
 public enum ParameterSummaryBuilder<Intent> {
+    /// `Summary("Show \(\.$project)")`: the intent type comes from the builder (the requirement's
+    /// `@ParameterSummaryBuilder<Self>`), so the key path needs no root type.
+    public static func buildExpression(_ summary: Summary<Intent>) -> Summary<Intent> { summary }
     public static func buildExpression<S: ParameterSummary>(_ summary: S) -> S { summary }
     public static func buildBlock<S: ParameterSummary>(_ summary: S) -> S { summary }
     public static func buildBlock() -> Summary<Intent> { Summary() }

@@ -61,7 +61,7 @@ extension AppEnum {
         switch value {
         case .string(let string): text = string
         case .integer(let number): text = String(number)
-        default: throw IntentValueError("expected one of \(Self.self)'s cases, got \(value)")
+        default: throw IntentValueError("expected one of \(Self.self)'s cases, got \(IntentValueError.text(value))")
         }
         guard let raw = RawValue(text), let found = Self(rawValue: raw) else {
             throw IntentValueError("\"\(text)\" is not one of \(Self.self)'s cases")
@@ -90,12 +90,12 @@ extension AppEntity {
         switch value {
         case .string(let string): text = string
         case .integer(let number): text = String(number)
-        default: throw IntentValueError("expected an entity id, got \(value)")
+        default: throw IntentValueError("expected an entity id, got \(IntentValueError.text(value))")
         }
         guard let id = ID(text) else { throw IntentValueError("\"\(text)\" is not an id of \(Self.self)") }
         let found = try await defaultQuery._entities(for: [String(describing: id)])
         guard let entity = found.lazy.compactMap({ $0 as? Self }).first else {
-            throw IntentValueError("\(Self.self)'s query returns no entity with id \"\(text)\"")
+            throw IntentValueError("\(Self.self)'s query returns no entity with id \"\(text)\"", isMissingEntity: true)
         }
         return entity
     }

@@ -71,7 +71,15 @@ extension IntentParameter: _AnyIntentParameter {
             lock.withLock { stored = nil }
             return
         }
-        let decoded = try await Value._decode(value)
+        let decoded: Value
+        do {
+            decoded = try await Value._decode(value)
+        } catch let error as IntentValueError where error.isMissingEntity && Value._missing != nil {
+            // An optional entity whose id the query no longer returns (deleted since the user
+            // picked it) reads as no value, as on a device; the provider shows its "pick one" state.
+            lock.withLock { stored = nil }
+            return
+        }
         lock.withLock { stored = decoded }
     }
 }
@@ -86,17 +94,31 @@ public protocol _IntentValue: Sendable {
     static var _missing: Self? { get }
     var _jsonValue: JSONValue { get }
     static func _decode(_ value: JSONValue) async throws -> Self
+    /// The choices a query gives (an `AppEntity`'s `suggestedEntities()` and `defaultResult()`);
+    /// nil for a type without a query. A requirement, so that it dispatches on the real type.
+    static func _queryOptions() async throws -> IntentOptionsResult?
 }
 
 extension _IntentValue {
     public static var _options: [IntentOption]? { nil }
     public static var _missing: Self? { nil }
+    public static func _queryOptions() async throws -> IntentOptionsResult? { nil }
 }
 
 /// A value the host sent that does not fit the parameter.
 public struct IntentValueError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// An entity id the query does not return.
+    public let isMissingEntity: Bool
+    public init(_ description: String, isMissingEntity: Bool = false) {
+        self.description = description
+        self.isMissingEntity = isMissingEntity
+    }
+
+    /// A value as the host sent it, in JSON (`"x"`, `5`, `{"id":"p1"}`).
+    public static func text(_ value: JSONValue) -> String {
+        (try? WireCoding.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+    }
 }
 
 public protocol _OptionalIntentValue: _IntentValue {
@@ -119,7 +141,7 @@ extension String: _IntentValue {
     public static var _intentValueType: IntentValueType { .string }
     public var _jsonValue: JSONValue { .string(self) }
     public static func _decode(_ value: JSONValue) async throws -> String {
-        guard case .string(let text) = value else { throw IntentValueError("expected a string, got \(value)") }
+        guard case .string(let text) = value else { throw IntentValueError("expected a string, got \(IntentValueError.text(value))") }
         return text
     }
 }
@@ -131,7 +153,7 @@ extension Int: _IntentValue {
         switch value {
         case .integer(let number): return number
         case .number(let number) where number.rounded() == number: return Int(number)
-        default: throw IntentValueError("expected an integer, got \(value)")
+        default: throw IntentValueError("expected an integer, got \(IntentValueError.text(value))")
         }
     }
 }
@@ -143,7 +165,7 @@ extension Double: _IntentValue {
         switch value {
         case .integer(let number): return Double(number)
         case .number(let number): return number
-        default: throw IntentValueError("expected a number, got \(value)")
+        default: throw IntentValueError("expected a number, got \(IntentValueError.text(value))")
         }
     }
 }
@@ -152,7 +174,7 @@ extension Bool: _IntentValue {
     public static var _intentValueType: IntentValueType { .boolean }
     public var _jsonValue: JSONValue { .bool(self) }
     public static func _decode(_ value: JSONValue) async throws -> Bool {
-        guard case .bool(let flag) = value else { throw IntentValueError("expected true or false, got \(value)") }
+        guard case .bool(let flag) = value else { throw IntentValueError("expected true or false, got \(IntentValueError.text(value))") }
         return flag
     }
 }
@@ -162,7 +184,7 @@ extension Date: _IntentValue {
     public var _jsonValue: JSONValue { .string(RFC3339.format(self)) }
     public static func _decode(_ value: JSONValue) async throws -> Date {
         guard case .string(let text) = value, let date = RFC3339.parse(text) else {
-            throw IntentValueError("expected an RFC 3339 date, got \(value)")
+            throw IntentValueError("expected an RFC 3339 date, got \(IntentValueError.text(value))")
         }
         return date
     }

@@ -8,19 +8,40 @@ public enum _IntentRuntime {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var registry: [String: any AppIntent.Type] = [:]
 
-    /// The name an intent type travels by: its mangled Swift name, which this executable can
-    /// look up again in a fresh process.
+    /// The name an intent type travels by: its full Swift name (`WidgyShared.SelectWidgetIntent`),
+    /// which this executable can look up again in a fresh process (`type(named:)`).
     public static func typeName<I: AppIntent>(_ type: I.Type) -> String {
-        let name = _mangledTypeName(type) ?? String(reflecting: type)
+        let name = String(reflecting: type)
         lock.withLock { registry[name] = type }
         return name
     }
 
+    /// The intent type a name written by `typeName` stands for: one this process has seen, or
+    /// else the type found by its mangled name (a tap may be the first request a new process
+    /// gets). Only names of that shape are looked up; anything else is refused, not guessed.
     static func type(named name: String) -> (any AppIntent.Type)? {
         if let known = lock.withLock({ registry[name] }) { return known }
-        // Only names this SDK wrote are expected; anything else is refused rather than guessed.
-        guard name.count < 512, name.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { return nil }
-        return _typeByName(name) as? any AppIntent.Type
+        let components = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard name.count < 512, components.count >= 2, components.count <= 5,
+            components.allSatisfy({ part in
+                !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                    && !(part.first?.isNumber ?? true)
+            })
+        else { return nil }
+        let module = components[0]
+        var prefixes = ["\(module.count)\(module)"]
+        for part in components.dropFirst() {
+            // Each nested name is a struct (V), class (C) or enum (O); try them all.
+            prefixes = prefixes.flatMap { prefix in ["V", "C", "O"].map { "\(prefix)\(part.count)\(part)\($0)" } }
+        }
+        for mangled in prefixes {
+            // The nominal-type marker follows each name, not the whole path: "11WidgyShared6OuterV5InnerV".
+            if let found = _typeByName(mangled) as? any AppIntent.Type, String(reflecting: found) == name {
+                lock.withLock { registry[name] = found }
+                return found
+            }
+        }
+        return nil
     }
 
     static func parameters(of intent: some AppIntent) -> [(name: String, parameter: any _AnyIntentParameter)] {
@@ -56,6 +77,11 @@ public enum _IntentRuntime {
                 try await parameter._set(values[name])
             } catch {
                 throw IntentValueError("\(I.self).\(name): \(error)")
+            }
+            // Reading it would stop the process: say which one instead.
+            let schema = parameter._schema(name: name)
+            if !schema.optional && parameter._currentValue() == nil {
+                throw IntentValueError("\(I.self).\(name) (\(schema.title)) needs a value and has no default")
             }
         }
         return intent
@@ -97,11 +123,6 @@ extension IntentParameter {
         if let options = Value._options { return IntentOptionsResult(options: options) }
         return try await Value._queryOptions() ?? IntentOptionsResult(options: [])
     }
-}
-
-
-extension _IntentValue {
-    public static func _queryOptions() async throws -> IntentOptionsResult? { nil }
 }
 
 extension AppEntity {

@@ -75,13 +75,16 @@ public struct Doctor: Sendable {
         }
         let caller = Caller(workspace: workspace, limits: options.limits)
         let executable = bundle.executable.path
+        let entitlements = bundle.entitlements?.lastPathComponent
+            ?? "\(bundle.directory.deletingPathExtension().lastPathComponent).entitlements"
         let (initialize, widgets) = InitializeCheck.run(caller, executable: executable)
         findings.append(initialize)
         if initialize.verdict == .pass {
             for widget in widgets {
                 for family in widget.supportedFamilies {
                     let probe = WidgetUnderTest(
-                        kind: widget.kind, family: family, executable: executable, limits: options.limits)
+                        kind: widget.kind, family: family, executable: executable, limits: options.limits,
+                        entitlements: entitlements)
                     findings += probe.findings(caller: caller, now: now, hasSampleData: !sampleData.isEmpty)
                 }
             }

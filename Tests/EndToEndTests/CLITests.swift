@@ -374,6 +374,45 @@ struct CLITests {
         #expect(run.stdout.contains("Info.plist is missing"))
         #expect(server.requests.first?.params == nil)
     }
+
+    static let sandbox = ExtensionSandbox(
+        mode: "auto",
+        applied: [
+            SandboxRuleState(rule: "filesystem", detail: "reads its bundle"),
+            SandboxRuleState(rule: "seccomp", detail: "Unix sockets only"),
+        ],
+        missing: [SandboxRuleState(rule: "tcp", detail: "Landlock ABI 3 has no TCP rules (ABI 4, Linux 6.7)")])
+
+    @Test("extensions and status show each extension's sandbox: the mode, the rules applied, the rules missing with why")
+    func sandbox() throws {
+        let extensions = ExtensionsResult(
+            loaded: [
+                LoadedExtension(
+                    id: "com.birthdayreminders.widget", app: "com.birthdayreminders", displayName: "Birthday Reminders",
+                    path: "/p/BirthdayReminders.appex", appGroups: [], widgets: [], sandbox: Self.sandbox)
+            ], skipped: [])
+        var sample = StatusResult.sample
+        sample.extensions = [
+            ExtensionStatus(id: "com.birthdayreminders.widget", sandbox: Self.sandbox),
+            ExtensionStatus(id: "com.refused.widget", sandbox: ExtensionSandbox(
+                mode: "required", applied: [], missing: [], refused: "limits.sandbox = \"required\" and …")),
+        ]
+        let status = sample
+        let server = try FakeControlServer { request in
+            request.method == "status" ? [.reply(request.id, status)] : [.reply(request.id, extensions)]
+        }
+        defer { server.stop() }
+        let line = "auto: filesystem, seccomp; missing: tcp (Landlock ABI 3 has no TCP rules (ABI 4, Linux 6.7))"
+        let catalog = try CLI.run(["extensions", "--socket", server.path])
+        #expect(catalog.stdout.contains("  sandbox: " + line))
+        let table = try CLI.run(["status", "--socket", server.path])
+        #expect(table.stdout.contains("Sandbox:\n  com.birthdayreminders.widget  " + line))
+        #expect(table.stdout.contains("com.refused.widget            required: every start refused: limits.sandbox"))
+        let detail = try CLI.run(["status", "w1", "--socket", server.path])
+        #expect(detail.stdout.contains("com.birthdayreminders.widget  " + line))
+        let json = try CLI.run(["status", "--json", "--socket", server.path])
+        #expect(json.stdout.contains("\"rule\" : \"tcp\"") || json.stdout.contains("\"rule\":\"tcp\""))
+    }
 }
 
 // MARK: - Running the binary

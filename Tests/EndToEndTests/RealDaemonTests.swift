@@ -76,12 +76,15 @@ final class RealDaemon: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// A bundle whose executable is the fixture extension (behaviour from its name).
-    static func writeFixture(_ name: String, into plugins: String) throws {
+    /// The interactive fixture whose intents misbehave (Tests/Fixtures/Extensions/intents.py).
+    static let intentsScript = packageRoot.appendingPathComponent("Tests/Fixtures/Extensions/intents.py").path
+
+    /// A bundle whose executable is the fixture extension (behaviour from its name), or `script`.
+    static func writeFixture(_ name: String, into plugins: String, script: String = fixtureScript) throws {
         let bundle = plugins + "/\(name).appex"
         try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
         // The extension's code lives in its bundle: the sandbox lets it read nothing outside.
-        try FileManager.default.copyItem(atPath: Self.fixtureScript, toPath: "\(bundle)/extension.py")
+        try FileManager.default.copyItem(atPath: script, toPath: "\(bundle)/extension.py")
         try "#!/bin/sh\nexec python3 \"$(dirname \"$0\")/extension.py\" \"$@\"\n".write(
             toFile: bundle + "/\(name)", atomically: true, encoding: .utf8)
         chmod(bundle + "/\(name)", 0o755)

@@ -22,7 +22,7 @@ struct WidgyWidgetTests {
     }
 
     static func view(_ provider: WidgyProvider, _ family: WidgetFamily) async -> WidgySummary {
-        let timeline = await provider.timeline(in: TimelineProviderContext(family: family))
+        let timeline = await provider.timeline(for: SelectWidgetIntent(), in: TimelineProviderContext(family: family))
         #expect(timeline.entries.count == 1 && timeline.policy == .never)
         return WidgySummary(entry: timeline.entries[0])
     }

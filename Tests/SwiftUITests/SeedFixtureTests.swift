@@ -91,6 +91,9 @@ extension ViewNode {
         }
         let counter = archive(CounterView(entry: SimpleEntry(date: .now, family: .systemSmall, status: "", value: 7)))
         #expect(counter.modifiers == [.contentTransition("numericText")] && counter.texts == ["7"])
-        #expect(archive(MyWidgetView(entry: SimpleEntry(date: .now, family: .systemSmall, status: "Busy", value: 0))).childNodes.first?.modifiers == [.invalidatableContent(true)])
+        let busy = archive(MyWidgetView(entry: SimpleEntry(date: .now, family: .systemSmall, status: "Busy", value: 0)))
+        #expect(busy.childNodes.first?.modifiers == [.invalidatableContent(true)])
+        #expect(busy.intentControls.map(\.control.id) == ["b1"])
+        #expect(busy.intentControls.first?.control.intent.type == "SwiftUITests.RefreshIntent")
     }
 }

@@ -31,6 +31,32 @@ struct ControlTests {
         #expect(test.effects.contains(.kill(extension: "com.widgy.widget", reason: .timedOut)))
     }
 
+    @Test("A value provider that threw ({error}) keeps the last value, says why, and no process is killed")
+    func providerThrew() {
+        var test = TestHost.intents()
+        test.handle(.controlsReloadRequested(kind: "ReminderControl", app: nil))
+        test.intents = { _ in .controlValue(ControlValueResult(error: "currentValue() threw: the scale is offline")) }
+        test.handle(.controlsReloadRequested(kind: "ReminderControl", app: nil))
+        let status = test.host.controlStatuses(kind: "ReminderControl").first
+        #expect(status?.asking == false)
+        #expect(status?.value?.isOn == false)
+        #expect(status?.value?.error == nil)
+        #expect(status?.lastError == "currentValue() threw: the scale is offline")
+        #expect(!test.effects.contains { if case .kill = $0 { true } else { false } })
+        guard case .controlUpdated(_, _, _, let value, let detail)? = test.notices.last(where: { $0.type == .controlUpdated })
+        else {
+            Issue.record("expected a controlUpdated notice")
+            return
+        }
+        #expect(value == nil)
+        #expect(detail == "currentValue() threw: the scale is offline")
+        // The next answer clears the reason.
+        test.intents = { _ in .controlValue(ControlValueResult(isOn: true)) }
+        test.handle(.controlsReloadRequested(kind: "ReminderControl", app: nil))
+        #expect(test.host.controlStatuses(kind: "ReminderControl").first?.lastError == nil)
+        #expect(test.host.controlStatuses(kind: "ReminderControl").first?.value?.isOn == true)
+    }
+
     @Test("Tapping a toggle control runs its action with the new state, and the provider is asked again")
     func tapToggle() {
         var test = TestHost.intents()

@@ -66,6 +66,8 @@ struct IntentTapTests {
         test.advance(by: 0.01)
         guard case .tapped(let result)? = test.answers[token] else { Issue.record("expected an answer"); return }
         #expect(result.outcome == .timedOut)
+        // The reason names the request and the one limit it broke, not every timeout there is.
+        #expect(result.detail == "no reply after \(String(format: "%.2f", timeout))s to intent/perform (limits.intent_timeout = \(timeout)s); its process was killed")
         #expect(test.effects.contains(.kill(extension: "com.widgy.widget", reason: .timedOut)))
         #expect(test.started(w1).count == 1)
         #expect(test.notices.contains { if case .intentFinished(_, "w1", nil, _, "Mark Done", .timedOut, _, _) = $0 { true } else { false } })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetHostCore
 import WidgetHostProtocol
 import WidgetHostRunner
 @testable import WidgetHostDaemon
@@ -66,6 +67,45 @@ struct HostileSandboxTests {
         #expect(try String(contentsOfFile: root + "/AppGroups/group.com.fixture.wellbehaved/widget.json", encoding: .utf8) == "{\"secret\":true}")
         let status: StatusResult = try client.result("status", ["id": .string(added.widget.id)])
         #expect(status.widgets.first?.lastOutcome?.result == .success)
+    }
+}
+
+/// `extensions` and `status` on the real daemon say how each extension is confined: what the
+/// adapter found on this kernel, per extension (its containers), and `off` when it is off.
+@Suite("The real daemon shows each extension's sandbox", .tags(.process), .serialized)
+struct SandboxStatusTests {
+    @Test("extensions and status carry each extension's mode, rules applied and rules missing", arguments: SandboxMode.allCases)
+    func shown(mode: SandboxMode) throws {
+        let fixture = try DaemonFixture(extensions: ["WellBehaved"]) { $0.limits.sandbox = mode }
+        let client = try fixture.client()
+        let catalog: ExtensionsResult = try client.result("extensions")
+        let kernel = SandboxSupport.probe()
+        if mode == .required, let first = kernel.missing.first {
+            // Refused at its first start, initialize: skipped with the rule and the fix.
+            #expect(catalog.loaded.isEmpty)
+            #expect(catalog.skipped.first?.reason.contains("limits.sandbox = \"required\" and \(first.rule) cannot be applied") == true)
+            return
+        }
+        let sandbox = try #require(catalog.loaded.first?.sandbox)
+        #expect(sandbox.mode == mode.rawValue)
+        switch mode {
+        case .off:
+            #expect(sandbox.applied.isEmpty)
+            #expect(sandbox.missing.count == SandboxRule.allCases.count)
+        case .auto, .required:
+            #expect(sandbox.missing.map(\.rule) == kernel.missing.map(\.rule.rawValue))
+            #expect(sandbox.applied.count + sandbox.missing.count == SandboxRule.allCases.count)
+            #expect(sandbox.refused == nil)
+            if kernel.landlockABI >= 1 {
+                let filesystem = sandbox.applied.first { $0.rule == "filesystem" }?.detail ?? ""
+                #expect(filesystem.contains("group.com.fixture.wellbehaved (\(fixture.directory)/AppGroups/group.com.fixture.wellbehaved)"))
+            }
+        }
+        let added: AddWidgetResult = try client.result("addWidget", ["kind": "WellBehavedWidget", "family": "systemSmall"])
+        let all: StatusResult = try client.result("status")
+        #expect(all.extensions == [ExtensionStatus(id: "com.fixture.wellbehaved.widget", sandbox: sandbox)])
+        let one: StatusResult = try client.result("status", ["id": .string(added.widget.id)])
+        #expect(one.extensions?.map(\.id) == ["com.fixture.wellbehaved.widget"])
     }
 }
 

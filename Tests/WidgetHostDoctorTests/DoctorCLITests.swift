@@ -16,7 +16,7 @@ struct DoctorCLITests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\nGoodWidget · systemSmall\n"))
         #expect(run.stdout.contains("  PASS  placeholder does not touch app group data\n"))
-        #expect(run.stdout.contains("Ready to ship: 15 pass, 0 warn, 0 fail\n"))
+        #expect(run.stdout.contains("Ready to ship: 16 pass, 0 warn, 0 fail\n"))
         // The report links to the drawn widgets.
         #expect(run.stdout.hasSuffix("See every kind and family drawn: widgethost gallery \(Paths.fixture("Good").path) --html gallery.html\n"))
     }
@@ -27,7 +27,7 @@ struct DoctorCLITests {
         #expect(run.status == 1)
         #expect(run.stdout.contains("  FAIL  timeline entries are in chronological order\n"))
         #expect(run.stdout.contains("        fix: Build the entries in chronological order"))
-        #expect(run.stdout.contains("Not ready to ship: 14 pass, 0 warn, 1 fail; fix the FAIL lines\n"))
+        #expect(run.stdout.contains("Not ready to ship: 15 pass, 0 warn, 1 fail; fix the FAIL lines\n"))
     }
 
     @Test("--json is the report, decodable, with the measured figures; --strict fails on a warning")

@@ -87,10 +87,27 @@ struct DoctorPitfallTests {
             detail: "policy .atEnd with the last entry at 2026-02-15T08:10:00Z: next reload in 10 min (≈144 a day)",
             fix: "Ask for reloads 15 min or more apart"),
         Pitfall(
+            bundle: "LoneAtEnd", check: .policyInterval, verdict: .fail,
+            detail: "policy .atEnd on a timeline with a single entry (at 2026-02-15T08:00:00Z): the timeline ends as "
+                + "soon as it is shown, so the host reloads it again after every 5 min, the minimum interval (≈288 a "
+                + "day); the 40–70 a day budget is spent after 3 h 20 min–5 h 50 min",
+            fix: "Return the entries you already know are coming (one per change) with .atEnd, or a single entry with "
+                + ".after(the date its data next changes)"),
+        Pitfall(
             bundle: "FirstLaunchCrash", check: .firstLaunch, verdict: .fail,
             detail: "with empty app group containers: it exited with status 1 before answering timeline/get; "
                 + "its stderr ends:",
             fix: "Treat a missing file or an empty container as the empty state"),
+        Pitfall(
+            bundle: "ReadsOtherGroup", check: .sandbox, verdict: .fail,
+            detail: "/group.com.example.other/widget.json (the container of app group group.com.example.other, which "
+                + "ReadsOtherGroup.entitlements does not list) and timeline/get failed",
+            fix: "If the app shares group.com.example.other with the widget, add "
+                + "<string>group.com.example.other</string> to com.apple.security.application-groups in "
+                + "ReadsOtherGroup.entitlements; otherwise have the app write what the widget shows into group "
+                + "group.com.example.doctor's container",
+            // The app writes a group the entitlements lack, and the timeline fails for it.
+            knockOn: [.appGroup, .timelineTime]),
         // The same bundles against other settings.
         Pitfall(
             bundle: "SlowTimeline", settings: [.timelineTimeout(1)], check: .timelineTime, verdict: .fail,
@@ -141,8 +158,8 @@ struct DoctorPitfallTests {
         #expect(report.passed)
         #expect(report.findings.allSatisfy { $0.verdict == .pass }, "\(report.text)")
         #expect(report.summary.pass == report.findings.count)
-        // 6 bundle lines, then 9 for its one kind × family.
-        #expect(report.findings.count == 6 + 9)
+        // 6 bundle lines, then 10 for its one kind × family.
+        #expect(report.findings.count == 6 + 10)
         let timeline = try report.only(.timelineTime)
         #expect((timeline.seconds ?? 0) > 0)
         #expect(timeline.detail.hasPrefix("answered in ") && timeline.detail.hasSuffix("(limit 5 s)"))

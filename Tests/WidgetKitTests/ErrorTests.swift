@@ -49,7 +49,7 @@ struct ErrorTests {
         ("placeholder/get", nil, #"Invalid params: placeholder/get needs params {kind, family}"#),
         ("placeholder/get", ["BirthdayHomeWidget"], #"Invalid params: placeholder/get needs params {kind, family}"#),
         ("placeholder/get", ["family": "systemSmall"], #"Invalid params: placeholder/get needs "kind" in its params {kind, family}"#),
-        ("timeline/get", ["kind": "BirthdayHomeWidget"], #"Invalid params: timeline/get needs "family" in its params {kind, family, widgetId, now}"#),
+        ("timeline/get", ["kind": "BirthdayHomeWidget"], #"Invalid params: timeline/get needs "family" in its params {kind, family, widgetId, now, configuration?}"#),
         ("placeholder/get", ["kind": 3, "family": "systemSmall"], #"Invalid params: "kind" must be a string"#),
         ("snapshot/get", ["kind": "BirthdayHomeWidget", "family": "systemSmall", "isPreview": "yes"], #"Invalid params: "isPreview" must be true or false"#),
         ("timeline/get", ["kind": "BirthdayHomeWidget", "family": "systemSmall", "widgetId": 4], #"Invalid params: "widgetId" must be a string"#),

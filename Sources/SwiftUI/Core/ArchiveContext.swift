@@ -58,8 +58,9 @@ public struct _ArchiveContext {
 /// environment of the request (family, colour scheme, rendering mode, …).
 public enum _ViewArchiver {
     public static func archive<V: View>(_ view: V, environment: EnvironmentValues) -> ViewNode {
-        let node = _ArchiveContext(environment: environment).archive(view)
         // A group at the root (several views in a body) keeps its children.
+        var node = _ArchiveContext(environment: environment).archive(view)
+        IntentControlNumbering.number(&node)
         return node
     }
 }

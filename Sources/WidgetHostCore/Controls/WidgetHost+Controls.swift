@@ -61,6 +61,10 @@ extension WidgetHost {
             var state = controls[key]
         else { return }
         state.asking = nil
+        var outcome = outcome
+        if case .answered(let value) = outcome, let error = value.error {
+            outcome = .failed(error)
+        }
         switch outcome {
         case .answered(let value):
             state.value = value

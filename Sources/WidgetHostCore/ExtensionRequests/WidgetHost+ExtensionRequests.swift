@@ -114,7 +114,7 @@ extension WidgetHost {
     mutating func failInFlight(_ id: RequestID, _ failure: ExtensionFailure, at now: Date) {
         guard let flight = takeInFlight(id) else { return }
         let ext = flight.request.extension
-        let (kind, detail) = describe(failure, limits: configuration.limits)
+        let (kind, detail) = describe(failure, of: flight.request.call.method, limits: configuration.limits)
         queues[ext]?.processAlive = false
         queues[ext]?.idleSince = nil
         step.effects.append(.kill(extension: ext, reason: kind))
@@ -130,7 +130,7 @@ extension WidgetHost {
     private mutating func failed(
         _ request: ExtensionRequest, _ failure: ExtensionFailure, peakFootprint: Int?, sentAt: Date, at now: Date
     ) {
-        let (kind, detail) = describe(failure, limits: configuration.limits)
+        let (kind, detail) = describe(failure, of: request.call.method, limits: configuration.limits)
         switch request.call {
         case .timeline:
             guard let widget = request.widget else { return }
@@ -191,14 +191,19 @@ extension WidgetHost {
     }
 }
 
-func describe(_ failure: ExtensionFailure, limits: ExtensionLimits) -> (ReloadResultKind, String) {
+/// The outcome and its sentence; a timeout names the request and the one limit it broke.
+func describe(_ failure: ExtensionFailure, of method: ExtensionMethod, limits: ExtensionLimits) -> (ReloadResultKind, String) {
     switch failure {
     case .timedOut(let elapsed):
+        let key = switch method {
+        case .placeholder: "placeholder_timeout"
+        case .intentPerform, .intentOptions, .controlValue: "intent_timeout"
+        case .initialize, .snapshot, .timeline, .activityRender: "timeline_timeout"
+        }
         return (
             .timedOut,
-            "no reply after \(String(format: "%.2f", elapsed))s (timeline_timeout = \(limits.timelineTimeout)s, "
-                + "placeholder_timeout = \(limits.placeholderTimeout)s, intent_timeout = \(limits.intentTimeout)s); "
-                + "its process was killed"
+            "no reply after \(String(format: "%.2f", elapsed))s to \(method.rawValue) (limits.\(key) = "
+                + "\(limits.timeout(for: method))s); its process was killed"
         )
     case .memoryLimitExceeded(let bytes):
         return (

@@ -48,7 +48,9 @@ struct CatalogLoader {
                 switch result {
                 case .success(let answer):
                     launches[bundle.bundleID] = launch
-                    loaded.append(bundle.loaded(widgets: answer.widgets, controls: answer.controls ?? []))
+                    var entry = bundle.loaded(widgets: answer.widgets, controls: answer.controls ?? [])
+                    entry.sandbox = spawner.confinement.sandbox(for: launch)
+                    loaded.append(entry)
                     descriptors.append(bundle.descriptor(widgets: answer.widgets, controls: answer.controls ?? []))
                 case .failure(let failure):
                     skipped.append(

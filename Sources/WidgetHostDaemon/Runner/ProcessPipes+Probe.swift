@@ -30,11 +30,14 @@ extension ProcessPipes {
                 launch, limits: InitializeProbe.limits(limits), sampleInterval: nil, spawner: spawner, in: table
             ) { event in
                 guard case .initialized(let answer) = event else { return }
+                // A shim's failed execve, learnt after the spawn returned, is still "not started".
+                if let notStarted = process?.notStarted {
+                    return finish(.failure(.notStarted(notStarted.description)))
+                }
                 finish(InitializeProbe.widgets(answer.mapError { .failed($0) }))
             }
         } catch {
-            // The promise must be completed either way (NIO traps on a leaked promise), now that
-            // a spawn can fail after posix_spawn itself succeeded (the sandbox's failed execve).
+            // The promise must be completed either way (NIO traps on a leaked promise).
             answered = true
             promise.succeed(.failure(.notStarted(error.description)))
             return promise.futureResult

@@ -124,7 +124,14 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
 
     func status(of id: String?) -> Result<StatusResult, HostError> {
         let now = clock.now
-        return host.status(of: id.map { WidgetID($0) }, at: now).map { StatusResult(now: now, widgets: $0) }
+        return host.status(of: id.map { WidgetID($0) }, at: now).map { widgets in
+            // Every loaded extension's sandbox; with an id, that widget's extension's.
+            let shown = Set(widgets.map(\.widget.extension))
+            let extensions = catalog.loaded.compactMap { loaded in
+                loaded.sandbox.map { ExtensionStatus(id: loaded.id, sandbox: $0) }
+            }.filter { id == nil || shown.contains($0.id) }
+            return StatusResult(now: now, widgets: widgets, extensions: extensions)
+        }
     }
 
     func timeline(of id: String) -> Result<TimelineResult, HostError> {

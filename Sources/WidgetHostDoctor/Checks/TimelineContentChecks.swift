@@ -87,7 +87,32 @@ enum TimelineContentChecks {
             return finding(
                 .policyInterval, .pass, "policy .never: reloads only when the app calls WidgetCenter", nil)
         }
+        if case .atEnd = policy, entries.count == 1, due.at.timeIntervalSince(now) < limits.failInterval {
+            return loneAtEnd(entries[0], now: now, limits: limits, finding: finding)
+        }
         return interval(policy, due: due.at, now: now, limits: limits, finding: finding)
+    }
+
+    /// `.atEnd` on a timeline of one entry that is already (or almost) shown: the timeline ends
+    /// as it starts, so every reload asks for the next at once, and the host grants one each
+    /// minimum interval until the budget is gone — a common way to spend it in a few hours.
+    private static func loneAtEnd(
+        _ entry: TimelineEntryPayload, now: Date, limits: DoctorLimits,
+        finding: (CheckID, Finding.Verdict, String, String?) -> Finding
+    ) -> Finding {
+        let minimum = limits.failInterval
+        let budget = limits.host.budget
+        let perDay = Int((86_400 / minimum).rounded(.down))
+        let spent = [budget.min, budget.max].map { Figures.interval(Double($0) * minimum) }
+        return finding(
+            .policyInterval, .fail,
+            "policy .atEnd on a timeline with a single entry (at \(RFC3339.format(entry.date))): the timeline ends "
+                + "as soon as it is shown, so the host reloads it again after every \(Figures.interval(minimum)), the "
+                + "minimum interval (≈\(perDay) a day); the \(budget.min)–\(budget.max) a day budget is spent after "
+                + "\(spent[0])–\(spent[1]) and the widget then goes stale until reloads age out of the 24-hour window",
+            "Return the entries you already know are coming (one per change) with .atEnd, or a single entry with "
+                + ".after(the date its data next changes), or .never and have the app call "
+                + "WidgetCenter.shared.reloadTimelines(ofKind:) when its data changes")
     }
 
     private static func interval(

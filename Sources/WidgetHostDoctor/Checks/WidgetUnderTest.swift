@@ -10,6 +10,8 @@ struct WidgetUnderTest {
     var family: WidgetFamily
     var executable: String
     var limits: DoctorLimits
+    /// The entitlements file as the fixes name it (`NAME.entitlements`).
+    var entitlements: String
 
     func findings(caller: Caller, now: Date, hasSampleData: Bool) -> [Finding] {
         let placeholder = caller.call(.placeholder(PlaceholderParams(kind: kind, family: family)), watching: true)
@@ -37,6 +39,10 @@ struct WidgetUnderTest {
         ]
         findings += TimelineContentChecks.findings(payload, byteCount: byteCount, now: now, widget: self)
         findings.append(FirstLaunchCheck.finding(firstLaunch, widget: self, sharedWithDataRun: !hasSampleData))
+        findings.append(
+            SandboxCheck.finding(
+                [(.placeholder, placeholder), (.snapshot, snapshot), (.timeline, timeline), (.timeline, firstLaunch)],
+                widget: self, entitlements: entitlements))
         return findings
     }
 }

@@ -59,4 +59,5 @@ public enum CheckID: String, Sendable, Hashable, Codable, CaseIterable {
     case entryCount = "timeline.entryCount"
     case policyInterval = "timeline.policyInterval"
     case firstLaunch = "timeline.firstLaunch"
+    case sandbox = "sandbox.reach"
 }

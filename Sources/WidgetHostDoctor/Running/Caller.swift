@@ -1,4 +1,5 @@
 import Foundation
+import WidgetHostBundles
 import WidgetHostCore
 import WidgetHostProtocol
 import WidgetHostRunner
@@ -13,6 +14,10 @@ struct Caller {
         var uses: [String] = []
         /// The containers' group ids (empty when the extension has no app group).
         var groups: [String] = []
+        /// What the process was started with, and where its run's containers lie (nil: it
+        /// could not be prepared).
+        var launch: ExtensionLaunch?
+        var groupsRoot: String?
     }
 
     let workspace: Workspace
@@ -42,7 +47,9 @@ struct Caller {
             return Run(outcome: .init(result: .failure(Self.unprepared(error)), seconds: 0, peakFootprint: nil, stderrTail: []))
         }
         let outcome = coldCall.request(call, of: prepared.launch)
-        return Run(outcome: outcome, uses: watch?.uses() ?? [], groups: prepared.containers.map(\.group))
+        return Run(
+            outcome: outcome, uses: watch?.uses() ?? [], groups: prepared.containers.map(\.group), launch: prepared.launch,
+            groupsRoot: prepared.groupsRoot.path)
     }
 
     private static func unprepared(_ error: any Error) -> ColdCall.Failure {

@@ -15,6 +15,8 @@ final class Workspace {
         var launch: ExtensionLaunch
         /// Group id → its container, for the groups the entitlements list.
         var containers: [(group: String, url: URL)]
+        /// Where every container of this run lies, side by side, as under `app_groups.path`.
+        var groupsRoot: URL
     }
 
     let root: URL
@@ -50,8 +52,14 @@ final class Workspace {
             extra: extraEnvironment)
         let made = bundle.appGroups.sorted().map { (group: $0, url: groupsRoot.appendingPathComponent($0)) }
         if containers == .seeded {
-            try sampleData.seed { group in made.first { $0.group == group }?.url }
+            // A group the app writes to but the entitlements do not list gets its container too,
+            // beside the others, as the host has it: the extension is refused it, as on a device.
+            try sampleData.seed { group in
+                let url = groupsRoot.appendingPathComponent(group)
+                if !made.contains(where: { $0.group == group }) { _ = try? AppGroupContainer.make(at: url.path) }
+                return url
+            }
         }
-        return Prepared(launch: launch, containers: made)
+        return Prepared(launch: launch, containers: made, groupsRoot: groupsRoot)
     }
 }

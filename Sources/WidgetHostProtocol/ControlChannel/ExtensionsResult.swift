@@ -22,10 +22,12 @@ public struct LoadedExtension: Sendable, Hashable, Codable {
     public var widgets: [WidgetDescriptor]
     /// Its Control widgets; absent: none.
     public var controls: [ControlDescriptor]?
+    /// How its processes are confined; absent from a host that does not say.
+    public var sandbox: ExtensionSandbox?
 
     public init(
         id: String, app: String, displayName: String, path: String, appGroups: [String], widgets: [WidgetDescriptor],
-        controls: [ControlDescriptor]? = nil
+        controls: [ControlDescriptor]? = nil, sandbox: ExtensionSandbox? = nil
     ) {
         self.id = id
         self.app = app
@@ -34,6 +36,7 @@ public struct LoadedExtension: Sendable, Hashable, Codable {
         self.appGroups = appGroups
         self.widgets = widgets
         self.controls = controls
+        self.sandbox = sandbox
     }
 }
 

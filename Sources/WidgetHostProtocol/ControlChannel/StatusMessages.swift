@@ -168,9 +168,13 @@ public struct WidgetStatus: Sendable, Hashable, Codable {
 public struct StatusResult: Sendable, Hashable, Codable {
     public var now: Date
     public var widgets: [WidgetStatus]
-    public init(now: Date, widgets: [WidgetStatus]) {
+    /// The loaded extensions (with an id: that widget's), each with its sandbox; absent from a
+    /// host that does not say.
+    public var extensions: [ExtensionStatus]?
+    public init(now: Date, widgets: [WidgetStatus], extensions: [ExtensionStatus]? = nil) {
         self.now = now
         self.widgets = widgets
+        self.extensions = extensions
     }
 }
 

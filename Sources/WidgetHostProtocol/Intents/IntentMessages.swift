@@ -115,7 +115,8 @@ public struct ControlValueParams: Sendable, Hashable, Codable {
 }
 
 /// A control as it is now: the value its provider gave (a Toggle's `isOn`), what it shows,
-/// and the action a tap runs.
+/// and the action a tap runs. A provider that threw answers only `error`: a failed value, not
+/// a broken extension (the process lives on and the control keeps its last value).
 public struct ControlValueResult: Sendable, Hashable, Codable {
     /// A toggle's state; absent for a button.
     public var isOn: Bool?
@@ -126,15 +127,18 @@ public struct ControlValueResult: Sendable, Hashable, Codable {
     public var systemImage: String?
     /// The intent a tap runs, with the parameter values the closure gave it.
     public var action: IntentInvocation?
+    /// Set when `currentValue()` threw: why.
+    public var error: String?
 
     public init(
         isOn: Bool? = nil, value: JSONValue? = nil, title: String? = nil, systemImage: String? = nil,
-        action: IntentInvocation? = nil
+        action: IntentInvocation? = nil, error: String? = nil
     ) {
         self.isOn = isOn
         self.value = value
         self.title = title
         self.systemImage = systemImage
         self.action = action
+        self.error = error
     }
 }

@@ -92,7 +92,7 @@ public struct IntentOption: Sendable, Hashable, Codable {
 /// An intent and its parameter values: what a `Button(intent:)` carries in the archive and
 /// what `intent/perform` asks the extension to run.
 public struct IntentInvocation: Sendable, Hashable, Codable {
-    /// The type the extension knows the intent by (the SDK writes the Swift type's mangled name).
+    /// The type the extension knows the intent by (the Swift SDK writes the type's full name, `Module.Type`).
     public var type: String
     /// The intent's title, for people (events, status).
     public var title: String?

@@ -24,16 +24,20 @@ public struct SandboxConfinement: LaunchConfinement {
         self.temporaryRoot = temporaryRoot
     }
 
-    public func confine(_ command: inout SpawnCommand, for launch: ExtensionLaunch) throws(SpawnError) {
-        guard let shim else {
-            throw SpawnError(
-                executable: launch.executable,
-                reason: "\(SandboxShim.name) is not installed beside this program or in PREFIX/libexec/widgethost; reinstall widgethost, or set limits.sandbox = \"off\" to run extensions unconfined")
+    /// Why no process can start confined here, naming the fix; nil when they can.
+    public var refusal: String? {
+        guard shim != nil else {
+            return "\(SandboxShim.name) is not installed beside this program or in PREFIX/libexec/widgethost; reinstall widgethost, or set limits.sandbox = \"off\" to run extensions unconfined"
         }
         if mode == .required, let first = support.missing.first {
-            throw SpawnError(
-                executable: launch.executable,
-                reason: "limits.sandbox = \"required\" and \(first.rule) cannot be applied: \(first.reason); set limits.sandbox = \"auto\" to run with what this kernel offers")
+            return "limits.sandbox = \"required\" and \(first.rule) cannot be applied: \(first.reason); set limits.sandbox = \"auto\" to run with what this kernel offers"
+        }
+        return nil
+    }
+
+    public func confine(_ command: inout SpawnCommand, for launch: ExtensionLaunch) throws(SpawnError) {
+        guard let shim, refusal == nil else {
+            throw SpawnError(executable: launch.executable, reason: refusal ?? "\(SandboxShim.name) is missing")
         }
         let profile = try SandboxProfile(launch, limits: limits, temporaryRoot: temporaryRoot)
         command.environment["PATH"] = profile.path(from: command.environment["PATH"])

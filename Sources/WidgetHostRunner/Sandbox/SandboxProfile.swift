@@ -59,6 +59,22 @@ public struct SandboxProfile: Sendable, Hashable {
     public init(_ launch: ExtensionLaunch, limits: ExtensionLimits, temporaryRoot: String = SandboxProfile.temporaryRoot)
         throws(SpawnError)
     {
+        self.init(describing: launch, limits: limits, temporaryRoot: temporaryRoot)
+        let temporary = temporaryDirectory
+        do {
+            try FileManager.default.createDirectory(
+                atPath: temporary, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: temporaryRoot)
+        } catch {
+            throw SpawnError(
+                executable: launch.executable,
+                reason: "cannot make the extension's temporary directory \(temporary) (\(error.localizedDescription)); make \(temporaryRoot) writable")
+        }
+    }
+
+    /// The profile of `launch` under `limits`, making nothing: what it grants (the doctor
+    /// tells a refused path from a granted one with it).
+    public init(describing launch: ExtensionLaunch, limits: ExtensionLimits, temporaryRoot: String = SandboxProfile.temporaryRoot) {
         var read = [launch.directory]
         // The executable the bundle names may be a link out of the bundle (a fixture's shared
         // script); the file itself is what runs.
@@ -76,15 +92,6 @@ public struct SandboxProfile: Sendable, Hashable {
         // semaphore and shared memory, and cannot start without them.
         if launch.environment["LD_PRELOAD"]?.contains("faketime") == true { write.append("/dev/shm") }
         let temporary = (temporaryRoot as NSString).appendingPathComponent(launch.bundleID)
-        do {
-            try FileManager.default.createDirectory(
-                atPath: temporary, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: temporaryRoot)
-        } catch {
-            throw SpawnError(
-                executable: launch.executable,
-                reason: "cannot make the extension's temporary directory \(temporary) (\(error.localizedDescription)); make \(temporaryRoot) writable")
-        }
         self.read = read
         self.write = write + [temporary] + Self.writableDevices
         self.network = launch.networkClient
@@ -103,6 +110,14 @@ public struct SandboxProfile: Sendable, Hashable {
         arguments += ["--processes", String(processes), "--open-files", String(openFiles), "--abi", String(abi)]
         if required { arguments.append("--required") }
         return arguments
+    }
+
+    /// Whether `path` lies beneath one of `grants` (a grant that is a file: that file).
+    public static func covers(_ grants: [String], _ path: String) -> Bool {
+        grants.contains { grant in
+            let directory = grant.hasSuffix("/") ? grant : grant + "/"
+            return path == grant || path.hasPrefix(directory)
+        }
     }
 
     /// `PATH` with only the directories the extension may read (a developer's `~/.pyenv/shims`

@@ -15,6 +15,10 @@ public enum SandboxRule: String, Sendable, Hashable, CaseIterable, CustomStringC
     /// The seccomp filter: no ptrace, namespaces, mounts, keyrings, BPF; only AF_UNIX sockets
     /// without the network entitlement.
     case seccomp
+    /// `PR_SET_NO_NEW_PRIVS`: setuid files and file capabilities grant nothing (always applied).
+    case noNewPrivs
+    /// `RLIMIT_NOFILE = limits.open_files` (always applied).
+    case openFiles
     /// `RLIMIT_NPROC` over the user's tasks, or `pids.max` in the extension's cgroup.
     case processes
 
@@ -24,6 +28,8 @@ public enum SandboxRule: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .tcp: "Landlock TCP rules"
         case .scoping: "Landlock signal and abstract-socket scoping"
         case .seccomp: "the seccomp filter"
+        case .noNewPrivs: "no_new_privs"
+        case .openFiles: "the open-files limit"
         case .processes: "the process limit"
         }
     }

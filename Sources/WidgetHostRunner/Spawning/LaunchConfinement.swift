@@ -1,4 +1,5 @@
 import WidgetHostBundles
+import WidgetHostProtocol
 
 /// What `posix_spawn` is given for one extension process.
 public struct SpawnCommand: Sendable, Hashable {
@@ -26,6 +27,13 @@ public struct SpawnCommand: Sendable, Hashable {
 public protocol LaunchConfinement: Sendable {
     /// Rewrites `command` for `launch`, or refuses the launch with the reason.
     func confine(_ command: inout SpawnCommand, for launch: ExtensionLaunch) throws(SpawnError)
+    /// What `confine` does to `launch`'s processes, for `extensions` and `status`.
+    func sandbox(for launch: ExtensionLaunch) -> ExtensionSandbox
+}
+
+extension LaunchConfinement {
+    /// A confinement that does not describe itself applies none of the sandbox's rules.
+    public func sandbox(for launch: ExtensionLaunch) -> ExtensionSandbox { .unconfined }
 }
 
 /// No confinement: the process runs as the host's user with the host's reach.

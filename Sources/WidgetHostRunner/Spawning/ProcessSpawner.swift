@@ -16,6 +16,23 @@ public struct SpawnedProcess: Sendable {
     public let stderrRead: CInt
 }
 
+/// A process `ProcessSpawner.start` started, whose shim may still be on its way to the
+/// extension's `execve`.
+public struct StartedProcess: Sendable {
+    public let spawned: SpawnedProcess
+    /// The read end of the shim's report pipe, now the caller's to read and close (nil: no
+    /// shim, the spawn is complete). End of file with nothing read: the extension runs.
+    public let execReport: CInt?
+    /// The extension's executable, as errors name it.
+    public let executable: String
+
+    /// What the report said once it ended: nil (the extension runs) or why it does not, as
+    /// the error a blocking spawn would have thrown. The shim exits after reporting.
+    public func execFailure(_ bytes: [UInt8]) -> SpawnError? {
+        ExecReport.error(from: bytes, executable: executable)
+    }
+}
+
 public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     public let executable: String
     public let errno: CInt
@@ -54,23 +71,36 @@ public struct ProcessSpawner: Sendable {
         self.confinement = confinement
     }
 
-    /// Starts `launch`'s executable, confined.
+    /// Starts `launch`'s executable, confined, and waits for a shim's `execve` (the
+    /// synchronous face: the harness and the doctor).
     public func spawn(_ launch: ExtensionLaunch) throws(SpawnError) -> SpawnedProcess {
+        let (spawned, report) = try launchProcess(launch)
+        try report?.wait(for: spawned)
+        return spawned
+    }
+
+    /// Starts `launch`'s executable, confined, without waiting for a shim's `execve`: the
+    /// caller watches `execReport` (the daemon, on its event loop, which must not block).
+    public func start(_ launch: ExtensionLaunch) throws(SpawnError) -> StartedProcess {
+        let (spawned, report) = try launchProcess(launch)
+        report?.closeWriteEnd()
+        return StartedProcess(spawned: spawned, execReport: report?.readEnd, executable: launch.executable)
+    }
+
+    private func launchProcess(_ launch: ExtensionLaunch) throws(SpawnError) -> (SpawnedProcess, ExecReport?) {
         var command = SpawnCommand(
             executable: launch.executable, arguments: [], environment: launch.environment)
         try confinement.confine(&command, for: launch)
         let report: ExecReport? = command.reportsOnDescriptor3 ? try ExecReport(executable: launch.executable) : nil
-        let spawned: SpawnedProcess
         do {
-            spawned = try Self.spawn(
+            let spawned = try Self.spawn(
                 executable: command.executable, arguments: command.arguments, environment: command.environment,
                 report: report?.writeEnd)
+            return (spawned, report)
         } catch {
             report?.abandon()
             throw error
         }
-        try report?.wait(for: spawned)
-        return spawned
     }
 
     /// Starts `executable` with exactly `environment`.

@@ -18,10 +18,13 @@ protocol PrimitiveWidgetConfiguration: WidgetConfiguration where Body == Never {
     var definitions: [WidgetDefinition] { get }
     /// The Live Activities it declares (`ActivityConfiguration`); none by default.
     var activityRenderers: [ActivityRenderer] { get }
+    /// The Control widgets listed beside the widgets (a `WidgetBundle`'s); none by default.
+    var bundledControls: [ControlDefinition] { get }
 }
 
 extension PrimitiveWidgetConfiguration {
     var activityRenderers: [ActivityRenderer] { [] }
+    var bundledControls: [ControlDefinition] { [] }
 }
 
 extension PrimitiveWidgetConfiguration {
@@ -47,6 +50,14 @@ extension WidgetConfiguration {
         return body.activityRenderers
     }
 
+    /// The Control widgets this configuration declares, in order.
+    var bundledControls: [ControlDefinition] {
+        if let primitive = self as? any PrimitiveWidgetConfiguration {
+            return primitive.bundledControls
+        }
+        return body.bundledControls
+    }
+
     /// The name shown in the widget gallery.
     public func configurationDisplayName<S: StringProtocol>(_ displayName: S) -> some WidgetConfiguration {
         modified { $0.displayName = String(displayName) }
@@ -68,7 +79,7 @@ extension WidgetConfiguration {
                 var definition = definition
                 change(&definition)
                 return definition
-            }, activityRenderers: activityRenderers)
+            }, activityRenderers: activityRenderers, bundledControls: bundledControls)
     }
 }
 
@@ -76,4 +87,5 @@ extension WidgetConfiguration {
 struct ResolvedConfiguration: PrimitiveWidgetConfiguration {
     let definitions: [WidgetDefinition]
     var activityRenderers: [ActivityRenderer] = []
+    var bundledControls: [ControlDefinition] = []
 }

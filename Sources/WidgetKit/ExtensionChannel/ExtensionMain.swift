@@ -13,7 +13,8 @@ import WidgetHostProtocol
 /// extension channel on stdin/stdout until stdin ends.
 ///
 /// Threads: the read-answer-write loop runs on a thread of its own, one request at a
-/// time and in order, blocking while the provider works; the main thread sits in
+/// time and in order, blocking while the provider works (async provider and intent code runs
+/// on that thread meanwhile: `ChannelExecutor`); the main thread sits in
 /// `dispatchMain()` so that providers which hop to `DispatchQueue.main` or the main
 /// actor (SwiftData's `mainContext`, for one) still run and complete.
 enum ExtensionMain {
@@ -28,6 +29,8 @@ enum ExtensionMain {
             exit(1)
         }
         let output = takeStandardOutput()
+        // Async provider and intent code runs on the loop's thread (see ChannelExecutor).
+        ChannelExecutor.shared.withLock { $0 = ChannelExecutor() }
         let loop = Thread { serve(server, output: output) }
         loop.name = "widgetkit-extension-channel"
         // Provider code runs on this thread; give it a main-thread-sized stack.

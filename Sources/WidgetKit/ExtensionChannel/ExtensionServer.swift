@@ -1,11 +1,13 @@
 import Dispatch
+import Synchronization
 import WidgetHostProtocol
 
 /// The extension side of the extension channel, without the I/O: lines in, reply lines
 /// out. `ExtensionMain` wraps it in a stdin/stdout loop; tests call it directly.
 ///
-/// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`, `activity/render`
-/// (docs/protocol.md). Every request gets exactly one reply, an error included;
+/// Methods: `initialize`, `placeholder/get`, `snapshot/get`, `timeline/get`, `intent/perform`,
+/// `intent/options`, `control/value`, `activity/render` (docs/protocol.md). Every request gets
+/// exactly one reply, an error included;
 /// notifications and responses get none.
 public struct ExtensionServer: Sendable {
     /// The longest line the host may send (1 MiB); a longer one is answered with -32600.
@@ -14,17 +16,25 @@ public struct ExtensionServer: Sendable {
     let widgets: [WidgetDefinition]
     /// The bundle's Live Activities (`ActivityConfiguration`), answered on `activity/render`.
     let activities: [ActivityRenderer]
+    /// The bundle's Control widgets, answered on `control/value` (ExtensionServer+Controls).
+    let controls: [ControlDefinition]
 
     public init(bundle: some WidgetBundle) throws(ConfigurationError) {
-        try self.init(definitions: bundle.body.body.definitions, activities: bundle.body.body.activityRenderers)
+        try self.init(
+            definitions: bundle.body.body.definitions, activities: bundle.body.body.activityRenderers,
+            controls: bundle.body.body.bundledControls)
     }
 
     public init(widget: some Widget) throws(ConfigurationError) {
-        try self.init(definitions: widget.body.definitions, activities: widget.body.activityRenderers)
+        try self.init(
+            definitions: widget.body.definitions, activities: widget.body.activityRenderers,
+            controls: widget.body.bundledControls)
     }
 
-    init(definitions: [WidgetDefinition], activities: [ActivityRenderer] = []) throws(ConfigurationError) {
-        if definitions.isEmpty && activities.isEmpty {
+    init(
+        definitions: [WidgetDefinition], activities: [ActivityRenderer] = [], controls: [ControlDefinition] = []
+    ) throws(ConfigurationError) {
+        if definitions.isEmpty && activities.isEmpty && controls.isEmpty {
             throw ConfigurationError("the extension declares no widgets; list at least one in the WidgetBundle's body")
         }
         var seen: Set<String> = []
@@ -41,8 +51,10 @@ public struct ExtensionServer: Sendable {
                     "\(definition.kind) supports no families; pass at least one to .supportedFamilies(_:)")
             }
         }
+        try Self.validate(controls: controls)
         widgets = definitions
         self.activities = activities
+        self.controls = controls
     }
 
     /// Widgets that cannot be served; the extension prints this and exits with status 1.
@@ -53,7 +65,7 @@ public struct ExtensionServer: Sendable {
 
     /// What `initialize` answers.
     public var initializeResult: InitializeResult {
-        InitializeResult(widgets: widgets.map(\.descriptor))
+        InitializeResult(widgets: widgets.map(\.descriptor), controls: controls.isEmpty ? nil : controls.map(\.descriptor))
     }
 
     // MARK: Lines and frames
@@ -129,8 +141,14 @@ public struct ExtensionServer: Sendable {
         case .initialize:
             reply(Self.wire(.success(initializeResult)))
             return
-        case .intentPerform, .intentOptions, .controlValue:
-            reply(.failure(.methodNotFound(method, known: ["initialize", "placeholder/get", "snapshot/get", "timeline/get"])))
+        case .intentPerform:
+            performIntent(params, reply: reply)
+            return
+        case .intentOptions:
+            intentOptions(params, reply: reply)
+            return
+        case .controlValue:
+            answerControlValue(params, reply: reply)
             return
         case .activityRender:
             reply(renderActivity(params))
@@ -150,9 +168,9 @@ public struct ExtensionServer: Sendable {
         case .placeholder:
             reply(Self.wire(Result { try definition.placeholder(request.context) }))
         case .snapshot:
-            definition.snapshot(request.context) { reply(Self.wire($0)) }
+            definition.snapshot(request.context, request.configuration) { reply(Self.wire($0)) }
         case .timeline:
-            definition.timeline(request.context) { reply(Self.wire($0)) }
+            definition.timeline(request.context, request.configuration) { reply(Self.wire($0)) }
         case .initialize, .intentPerform, .intentOptions, .controlValue, .activityRender:
             break
         }
@@ -184,10 +202,13 @@ public struct ExtensionServer: Sendable {
     // MARK: Encoding
 
     /// A payload as a response's result. A payload JSON cannot hold (a NaN in the content)
-    /// is the provider's bug, reported as -32603 with the reason.
-    private static func wire<Payload: Encodable>(_ payload: Result<Payload, any Error>) -> Result<JSONValue, JSONRPCError> {
+    /// is the provider's bug, reported as -32603 with the reason; a JSON-RPC error (a
+    /// configuration that does not fit the intent) is sent as it is.
+    static func wire<Payload: Encodable>(_ payload: Result<Payload, any Error>) -> Result<JSONValue, JSONRPCError> {
         do {
             return .success(try JSONValue(encoding: payload.get()))
+        } catch let error as JSONRPCError {
+            return .failure(error)
         } catch {
             return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
         }
@@ -211,9 +232,19 @@ public struct ExtensionServer: Sendable {
         }
     }
 
+    /// On the stdin loop's thread, the async work the answer needs runs here while it waits
+    /// (`ChannelExecutor`); elsewhere the thread just waits.
     private static func wait<Value: Sendable>(_ start: (@escaping @Sendable (Value) -> Void) -> Void) -> Value {
-        let slot = Slot<Value>()
-        start { slot.fill($0) }
-        return slot.take()
+        guard let executor = ChannelExecutor.preferred else {
+            let slot = Slot<Value>()
+            start { slot.fill($0) }
+            return slot.take()
+        }
+        let answer = Mutex<Value?>(nil)
+        start { value in
+            answer.withLock { if $0 == nil { $0 = value } }
+            executor.wake()
+        }
+        return executor.run { answer.withLock { $0 } }
     }
 }

@@ -10,6 +10,9 @@ import WidgetHostProtocol
 struct ProviderRequest {
     let definition: WidgetDefinition
     let context: TimelineProviderContext
+    /// The widget's configuration (snapshot/get, timeline/get): its intent's values by
+    /// parameter name; empty when absent, and for a static kind.
+    var configuration: IntentValues = [:]
 
     static func parse(
         _ method: ExtensionMethod, params: JSONValue?, widgets: [WidgetDefinition]
@@ -55,9 +58,16 @@ struct ProviderRequest {
         case .initialize, .placeholder, .intentPerform, .intentOptions, .controlValue, .activityRender:
             break
         }
+        var configuration: IntentValues = [:]
+        if method == .snapshot || method == .timeline, let value = fields["configuration"], value != .null {
+            guard case .object(let values) = value else {
+                throw .invalidParams("\"configuration\" must be an object of the intent's values by parameter name")
+            }
+            configuration = values
+        }
         var context = TimelineProviderContext(family: family, isPreview: isPreview)
         context.viewEnvironment = try RequestEnvironment.parse(fields["environment"])
-        return ProviderRequest(definition: definition, context: context)
+        return ProviderRequest(definition: definition, context: context, configuration: configuration)
     }
 
     private static func string(
@@ -76,8 +86,8 @@ struct ProviderRequest {
         switch method {
         case .initialize: "{}"
         case .placeholder: "{kind, family}"
-        case .snapshot: "{kind, family, isPreview}"
-        case .timeline: "{kind, family, widgetId, now}"
+        case .snapshot: "{kind, family, isPreview, configuration?}"
+        case .timeline: "{kind, family, widgetId, now, configuration?}"
         case .intentPerform: "{intent, kind, widgetId?, now}"
         case .intentOptions: "{kind, parameter}"
         case .controlValue: "{kind, now}"

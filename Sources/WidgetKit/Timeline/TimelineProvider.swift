@@ -35,7 +35,7 @@ public protocol TimelineProvider: Sendable {
 extension TimelineProvider {
     public func getSnapshot(in context: Context, completion: @escaping @Sendable (Entry) -> Void) {
         DefaultBridge.checkNotRecursing(Self.self, .snapshot)
-        Task {
+        Task(executorPreference: ChannelExecutor.preferred) {
             let entry = await DefaultBridge.$active.withValue(DefaultBridge.Key(Self.self, .snapshot)) {
                 await self.snapshot(in: context)
             }
@@ -54,7 +54,7 @@ extension TimelineProvider {
 
     public func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<Entry>) -> Void) {
         DefaultBridge.checkNotRecursing(Self.self, .timeline)
-        Task {
+        Task(executorPreference: ChannelExecutor.preferred) {
             let result = await DefaultBridge.$active.withValue(DefaultBridge.Key(Self.self, .timeline)) {
                 await self.timeline(in: context)
             }

@@ -1,3 +1,4 @@
+import AppIntents
 import Foundation
 import Synchronization
 import WidgetHostClient
@@ -90,8 +91,13 @@ public final class WidgetCenter: Sendable {
     }
 
     /// Reloads the timelines of every widget of `kind` (`WidgetCenter.shared.reloadTimelines(ofKind:)`).
-    /// Budgeted unless `isForeground`.
+    /// Budgeted unless `isForeground`. Called from an intent's `perform()` in an extension,
+    /// the call goes back to the host in the `intent/perform` reply instead, as the intent's own reloads.
     public func reloadTimelines(ofKind kind: String) {
+        if let intentReloads = _IntentReloads.current {
+            intentReloads.reloadTimelines(ofKind: kind)
+            return
+        }
         let settings = state.withLock { $0 }
         let call = "reloadTimelines(ofKind: \"\(kind)\")"
         record(call: call) {
@@ -105,6 +111,10 @@ public final class WidgetCenter: Sendable {
 
     /// Reloads the timelines of every widget of the calling app (`reloadAllTimelines()`).
     public func reloadAllTimelines() {
+        if let intentReloads = _IntentReloads.current {
+            intentReloads.reloadAllTimelines()
+            return
+        }
         let settings = state.withLock { $0 }
         let call = "reloadAllTimelines()"
         record(call: call) {

@@ -11,8 +11,9 @@ struct ExtensionsCommand: ParsableCommand {
             (plugins.paths) with an Info.plist (NSExtensionPointIdentifier \
             com.apple.widgetkit-extension), an .entitlements file and its executable — what \
             an Xcode widget extension has. For each loaded one: its \
-            bundle id, app, app groups, and the widget kinds of its WidgetBundle with their \
-            supported families. A bundle that breaks a rule is listed as skipped with the file \
+            bundle id, app, app groups, its sandbox (the mode, the rules applied and those \
+            this kernel cannot apply, with why; --json says what each rule leaves it), and \
+            the widget kinds of its WidgetBundle with their supported families. A bundle that breaks a rule is listed as skipped with the file \
             and the fix — the mistakes that make a real widget silently vanish from the gallery.
 
             Example:

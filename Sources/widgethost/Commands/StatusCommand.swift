@@ -20,6 +20,9 @@ struct StatusCommand: ParsableCommand {
             With an ID, everything about that widget: engagement, the budget ledger, the next \
             free slot, peak memory footprint, backoff and diagnostics.
 
+            Then each extension's sandbox (limits.sandbox): the rules its processes start \
+            under, and those this kernel cannot apply, with why (docs/security.md).
+
             Times are local, with the date when not today.
 
             Examples:
@@ -38,14 +41,16 @@ struct StatusCommand: ParsableCommand {
         try connection.withClient { client in
             let result: StatusResult = try client.call(.status, params: StatusParams(id: id))
             if connection.json { return try Console.outputJSON(result) }
+            let sandbox = SandboxText.section(result.extensions)
             if id != nil {
                 let details = result.widgets.map { StatusText.detail($0, now: result.now) }
-                return Console.output(details.isEmpty ? "No widget \(id ?? "")." : details.joined(separator: "\n\n"))
+                let text = details.isEmpty ? "No widget \(id ?? "")." : details.joined(separator: "\n\n")
+                return Console.output([text, sandbox].compactMap { $0 }.joined(separator: "\n\n"))
             }
-            guard !result.widgets.isEmpty else {
-                return Console.output("No widgets; add one with `widgethost add KIND --family systemSmall`.")
-            }
-            Console.output(StatusText.table(result))
+            let widgets =
+                result.widgets.isEmpty
+                ? "No widgets; add one with `widgethost add KIND --family systemSmall`." : StatusText.table(result)
+            Console.output([widgets, sandbox].compactMap { $0 }.joined(separator: "\n\n"))
         }
     }
 }

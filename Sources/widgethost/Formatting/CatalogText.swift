@@ -11,6 +11,7 @@ enum CatalogText {
         for ext in result.loaded {
             var lines = ["\(ext.id)  \(ext.displayName)  (app \(ext.app))", "  \(ext.path)"]
             if !ext.appGroups.isEmpty { lines.append("  app groups: " + ext.appGroups.joined(separator: ", ")) }
+            if let sandbox = ext.sandbox { lines.append("  sandbox: " + SandboxText.summary(sandbox)) }
             var table = Table(indent: "  ")
             for widget in ext.widgets {
                 table.append([

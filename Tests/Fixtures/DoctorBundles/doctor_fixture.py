@@ -12,8 +12,11 @@ The pitfall comes from the bundle's directory name (`NAME.appex`, via WIDGETHOST
   ManyEntries           48 entries, one every 15 minutes
   FrequentReloads       policy .after(now + 2 min)
   TightReloads          policy .atEnd with the last entry 10 minutes after now
+  LoneAtEnd             policy .atEnd with a single entry, at now
   FirstLaunchCrash      timeline/get crashes when the app has not written its file yet
   MidnightReload        policy .after(next midnight UTC), from its own clock, not `now`
+  ReadsOtherGroup       timeline/get also reads group.com.example.other's widget.json, a container
+                        beside its own that its entitlements do not list (the sandbox refuses it)
 Every bundle offers one kind, NAMEWidget, in systemSmall. The app group is
 group.com.example.doctor; the app's file there is widget.json.
 """
@@ -84,6 +87,12 @@ def timeline(params):
     if data is None and mode == "FirstLaunchCrash":
         raise FileNotFoundError("widget.json: the app has not written it yet")
     title = (data or {}).get("title", "Add your first item")
+    if mode == "ReadsOtherGroup" and container():
+        # Beside its own container, as a path built by hand rather than from the entitlement.
+        other = os.path.join(os.path.dirname(container()), "group.com.example.other", "widget.json")
+        if os.path.exists(other):
+            with open(other) as file:
+                title = json.load(file).get("title", title)
     entries = [{"date": iso(now), "content": {"title": title}}]
     policy = {"type": "after", "date": iso(now + timedelta(hours=1))}
     if mode == "SlowTimeline":
@@ -103,6 +112,8 @@ def timeline(params):
         policy = {"type": "after", "date": iso(now + timedelta(minutes=2))}
     elif mode == "TightReloads":
         entries = [{"date": iso(now + timedelta(minutes=m)), "content": {"minute": m}} for m in (0, 5, 10)]
+        policy = {"type": "atEnd"}
+    elif mode == "LoneAtEnd":
         policy = {"type": "atEnd"}
     elif mode == "MidnightReload":
         today = datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)

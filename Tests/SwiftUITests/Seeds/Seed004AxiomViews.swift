@@ -1,6 +1,6 @@
 // seeds/004 (the axiom WidgetKit reference), "Example: Supporting Multiple Families",
-// "invalidatableContent Modifier" (without its Button(intent:), which is issue 14's) and
-// "contentTransition for Numeric Text", verbatim apart from the @main.
+// "invalidatableContent Modifier" and "contentTransition for Numeric Text", verbatim apart
+// from the @main.
 import SwiftUI
 import WidgetKit
 
@@ -40,6 +40,10 @@ struct MyWidgetView: View {
         VStack {
             Text(entry.status)
                 .invalidatableContent() // Dims during intent execution
+
+            Button(intent: RefreshIntent()) {
+                Image(systemName: "arrow.clockwise")
+            }
         }
     }
 }

@@ -1,7 +1,13 @@
 // What seeds/004's snippets refer to (written for the tests): an entry that knows its
-// family, a provider, and the family views.
+// family, a provider, the family views, and the intent its button runs.
+import AppIntents
 import SwiftUI
 import WidgetKit
+
+struct RefreshIntent: AppIntent {
+    static let title: LocalizedStringResource = "Refresh"
+    func perform() async throws -> some IntentResult { .result() }
+}
 
 struct SimpleEntry: TimelineEntry {
     let date: Date

@@ -23,7 +23,7 @@ public struct LucidPalEntryView: View {
     }
 }
 
-/// Habits done today as a ring, and the longest streak.
+/// Habits done today as a ring, a "Done" button while some are left, and the longest streak.
 struct SmallView: View {
     let summary: LucidPalSummary
 
@@ -31,6 +31,13 @@ struct SmallView: View {
         if let done = summary.habitsToday, let total = summary.habitsTotal {
             VStack(alignment: .leading, spacing: 6) {
                 HabitsGauge(done: done, total: total)
+                if done < total {
+                    Button(intent: LogHabitIntent()) {
+                        Label("Done", systemImage: "checkmark.circle")
+                    }
+                    .font(.caption)
+                    .tint(.green)
+                }
                 Spacer(minLength: 0)
                 if let streak = summary.topStreak {
                     Label(streak, systemImage: "flame.fill")

@@ -28,7 +28,7 @@ public struct WidgyManifest: Codable, Sendable, Hashable {
     public init() {}
 
     /// The widget a home-screen slot of `family` shows: the most recently saved one that
-    /// supports it (the app's "show on home screen" choice, without an intent to pick one).
+    /// supports it: what a widget whose configuration picks no design shows.
     public func widget(for family: WidgetFamily) -> Item? {
         widgets.first { $0.supportedFamilies.contains(family) }
     }

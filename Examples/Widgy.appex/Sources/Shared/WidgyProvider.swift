@@ -1,3 +1,4 @@
+import AppIntents
 import Foundation
 import WidgetKit
 
@@ -15,10 +16,13 @@ public struct WidgyEntry: TimelineEntry, Hashable {
     public let state: State
 }
 
-/// Shows the most recently saved config for the family, with its placeholders bound to the
-/// app's data. `.never`: a config changes only when the app saves it, and the app then
-/// reloads the widget.
-public struct WidgyProvider: TimelineProvider {
+/// Shows the design the widget's configuration picked (`SelectWidgetIntent`), or else the most
+/// recently saved one for the family, with its placeholders bound to the app's data. `.never`:
+/// a config changes only when the app saves it, and the app then reloads the widget.
+public struct WidgyProvider: AppIntentTimelineProvider {
+    public typealias Entry = WidgyEntry
+    public typealias Intent = SelectWidgetIntent
+
     let container: @Sendable () -> WidgyContainer?
     let now: @Sendable () -> Date
 
@@ -34,19 +38,19 @@ public struct WidgyProvider: TimelineProvider {
         WidgyEntry(date: now(), family: context.family, state: Self.sample)
     }
 
-    public func getSnapshot(in context: Context, completion: @escaping @Sendable (WidgyEntry) -> Void) {
-        completion(entry(family: context.family))
+    public func snapshot(for configuration: SelectWidgetIntent, in context: Context) async -> WidgyEntry {
+        entry(family: context.family, widgetID: configuration.widgetID)
     }
 
-    public func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<WidgyEntry>) -> Void) {
-        completion(Timeline(entries: [entry(family: context.family)], policy: .never))
+    public func timeline(for configuration: SelectWidgetIntent, in context: Context) async -> Timeline<WidgyEntry> {
+        Timeline(entries: [entry(family: context.family, widgetID: configuration.widgetID)], policy: .never)
     }
 
-    func entry(family: WidgetFamily) -> WidgyEntry {
-        WidgyEntry(date: now(), family: family, state: state(family: family))
+    func entry(family: WidgetFamily, widgetID: String?) -> WidgyEntry {
+        WidgyEntry(date: now(), family: family, state: state(family: family, widgetID: widgetID))
     }
 
-    private func state(family: WidgetFamily) -> WidgyEntry.State {
+    private func state(family: WidgetFamily, widgetID: String?) -> WidgyEntry.State {
         guard let container = container() else { return .empty }
         let manifest: WidgyManifest
         do {
@@ -54,7 +58,11 @@ public struct WidgyProvider: TimelineProvider {
         } catch {
             return .problem("\(error)")
         }
-        guard let item = manifest.widget(for: family) else { return .empty }
+        let picked = widgetID.flatMap { id in manifest.widgets.first { $0.widgetID == id } }
+        if let picked, !picked.supportedFamilies.contains(family) {
+            return .problem("\"\(picked.name)\" is not designed for \(family); pick another widget in its settings")
+        }
+        guard let item = picked ?? manifest.widget(for: family) else { return .empty }
         let file = container.configURL(id: item.widgetID)
         guard let data = try? Data(contentsOf: file) else {
             return .problem("configs/\(item.widgetID).json is missing; save \"\(item.name)\" again in Widgy")

@@ -2,7 +2,8 @@ import Foundation
 import SwiftUI
 import WidgetKit
 
-/// Widgy's widget: a user-designed widget described by a JSON config.
+/// Widgy's widget: a user-designed widget described by a JSON config; each instance picks
+/// which saved design it shows (`SelectWidgetIntent`).
 public struct WidgyWidget: Widget {
     public static let kind = "WidgyWidget"
 
@@ -13,7 +14,7 @@ public struct WidgyWidget: Widget {
     public init(provider: WidgyProvider) { self.provider = provider }
 
     public var body: some WidgetConfiguration {
-        StaticConfiguration(kind: Self.kind, provider: provider) { entry in
+        AppIntentConfiguration(kind: Self.kind, intent: SelectWidgetIntent.self, provider: provider) { entry in
             WidgyEntryView(entry: entry)
         }
         .configurationDisplayName("Widgy")
