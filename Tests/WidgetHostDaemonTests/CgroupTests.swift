@@ -62,7 +62,9 @@ struct CgroupDelegationTests {
         let delegation = try fake.prepare()
         #expect(delegation.directory == fake.delegated)
         #expect(fake.read("\(fake.delegated)/supervisor/cgroup.procs") == "4242")
-        #expect(fake.read("\(fake.delegated)/cgroup.subtree_control") == "+memory")
+        // One write (cgroupfs takes several controllers at once); pids is offered, so it is enabled too.
+        #expect(fake.read("\(fake.delegated)/cgroup.subtree_control") == "+memory +pids")
+        #expect(delegation.pids)
         #expect(!FileManager.default.fileExists(atPath: "\(fake.delegated)/ext-com_old_widget-77"),
             "a stale extension cgroup is removed")
         #expect(FileManager.default.fileExists(atPath: "\(fake.delegated)/supervisor"))

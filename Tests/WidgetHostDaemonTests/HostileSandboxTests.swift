@@ -79,7 +79,9 @@ struct SandboxStatusTests {
         let fixture = try DaemonFixture(extensions: ["WellBehaved"]) { $0.limits.sandbox = mode }
         let client = try fixture.client()
         let catalog: ExtensionsResult = try client.result("extensions")
-        let kernel = SandboxSupport.probe()
+        // As the daemon finds it: pids.max in a delegated cgroup stands in for RLIMIT_NPROC.
+        var kernel = SandboxSupport.probe()
+        kernel.pidsMax = fixture.daemon.runtime.supervisor.cgroups?.placement.limitsProcesses == true
         if mode == .required, let first = kernel.missing.first {
             // Refused at its first start, initialize: skipped with the rule and the fix.
             #expect(catalog.loaded.isEmpty)

@@ -14,40 +14,55 @@ import Glibc
     .enabled(if: SandboxWorld.kernel.landlockABI >= 1, "this kernel offers no Landlock (lsm= lacks landlock)"),
     .enabled(if: SandboxShim.path != nil, "widgethost-sandbox is not built beside the test bundle"))
 struct SandboxTests {
-    @Test("Its own app group is readable and writable, and so are its bundle (read) and its temporary directory")
-    func ownGroup() throws {
-        let world = try SandboxWorld()
-        defer { world.remove() }
-        #expect(try world.run("read \(world.ownGroup)/widget.json") == "ok")
-        #expect(try world.run("write \(world.ownGroup)/entry.json") == "ok")
-        #expect(try world.run("read \(world.bundle)/probe") == "ok")
-        #expect(try world.run("list \(world.bundle)") == "ok")
-        #expect(try world.run("write \(world.root)/tmp/com.example.probe.widget/scratch") == "ok")
+    /// One attempt of the probe, in a fresh world: what it must answer inside the sandbox and,
+    /// where the test checks it, outside (so that the refusal is the sandbox's). `{own}`,
+    /// `{other}`, `{bundle}`, `{root}`, `{secret}` and `{pid}` stand for the world's paths.
+    struct Attempt: Sendable, CustomTestStringConvertible {
+        var name: String
+        var attempt: String
+        var confined: String
+        var unconfined: String? = nil
+        var testDescription: String { name }
+
+        func resolved(in world: SandboxWorld) -> String {
+            [("{own}", world.ownGroup), ("{other}", world.otherGroup), ("{bundle}", world.bundle), ("{root}", world.root),
+             ("{secret}", world.secret), ("{pid}", "\(getpid())")]
+                .reduce(attempt) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+        }
     }
 
-    @Test("Another app's group, a file outside every grant and the host's files cannot be read")
-    func readOutside() throws {
-        let world = try SandboxWorld()
-        defer { world.remove() }
-        #expect(try world.run("read \(world.otherGroup)/widget.json") == "refused EACCES")
-        #expect(try world.run("list \(world.otherGroup)") == "refused EACCES")
-        #expect(try world.run("read \(world.secret)") == "refused EACCES")
-        #expect(try world.run("read /etc/hostname") == "refused EACCES")
-        #expect(try world.run("list /root") == "refused EACCES")
-        // The same attempts outside the sandbox succeed: the refusals are the sandbox's.
-        #expect(try world.run("read \(world.secret)", confinement: Unconfined()) == "ok")
-        #expect(try world.run("read \(world.otherGroup)/widget.json", confinement: Unconfined()) == "ok")
-    }
+    static let attempts = [
+        // Positive controls: what an extension may do.
+        Attempt(name: "read its own app group", attempt: "read {own}/widget.json", confined: "ok"),
+        Attempt(name: "write its own app group", attempt: "write {own}/entry.json", confined: "ok"),
+        Attempt(name: "read its bundle", attempt: "read {bundle}/probe", confined: "ok"),
+        Attempt(name: "list its bundle", attempt: "list {bundle}", confined: "ok"),
+        Attempt(name: "write its TMPDIR", attempt: "write {root}/tmp/com.example.probe.widget/scratch", confined: "ok"),
+        // Reading outside: another app's group, a file outside every grant, the host's files.
+        Attempt(name: "read another app's group", attempt: "read {other}/widget.json", confined: "refused EACCES", unconfined: "ok"),
+        Attempt(name: "list another app's group", attempt: "list {other}", confined: "refused EACCES"),
+        Attempt(name: "read a secret outside every grant", attempt: "read {secret}", confined: "refused EACCES", unconfined: "ok"),
+        Attempt(name: "read /etc/hostname", attempt: "read /etc/hostname", confined: "refused EACCES"),
+        Attempt(name: "list /root", attempt: "list /root", confined: "refused EACCES"),
+        // Writing outside: its bundle, another group, anywhere else.
+        Attempt(name: "write its bundle's executable", attempt: "write {bundle}/probe", confined: "refused EACCES"),
+        Attempt(name: "write its Info.plist", attempt: "write {bundle}/Info.plist", confined: "refused EACCES"),
+        Attempt(name: "write another app's group", attempt: "write {other}/widget.json", confined: "refused EACCES"),
+        Attempt(name: "plant a file beside the containers", attempt: "write {root}/planted", confined: "refused EACCES"),
+        Attempt(name: "plant a file in /tmp", attempt: "write /tmp/planted-by-an-extension-{pid}", confined: "refused EACCES"),
+        // Its process group is how the control socket knows it; no_new_privs is set.
+        Attempt(name: "leave its process group", attempt: "setsid -", confined: "refused EPERM", unconfined: "ok"),
+        Attempt(name: "no_new_privs", attempt: "nnp -", confined: "count 1"),
+    ]
 
-    @Test("Its bundle, another group and any other place cannot be written")
-    func writeOutside() throws {
+    @Test("What an extension may and may not reach", arguments: attempts)
+    func attempt(_ attempt: Attempt) throws {
         let world = try SandboxWorld()
         defer { world.remove() }
-        #expect(try world.run("write \(world.bundle)/probe") == "refused EACCES")
-        #expect(try world.run("write \(world.bundle)/Info.plist") == "refused EACCES")
-        #expect(try world.run("write \(world.otherGroup)/widget.json") == "refused EACCES")
-        #expect(try world.run("write \(world.root)/planted") == "refused EACCES")
-        #expect(try world.run("write /tmp/planted-by-an-extension-\(getpid())") == "refused EACCES")
+        #expect(try world.run(attempt.resolved(in: world)) == attempt.confined)
+        if let unconfined = attempt.unconfined {
+            #expect(try world.run(attempt.resolved(in: world), confinement: Unconfined()) == unconfined)
+        }
         #expect(!FileManager.default.fileExists(atPath: world.root + "/planted"))
     }
 
@@ -73,10 +88,7 @@ struct SandboxTests {
         let world = try SandboxWorld()
         defer { world.remove() }
         // A process outside the sandbox stands for the host (the daemon's own test does SIGKILL).
-        let outside = Process()
-        outside.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        outside.arguments = ["30"]
-        try outside.run()
+        let outside = try Self.outsideProcess()
         defer { outside.terminate() }
         #expect(try world.run("signal \(outside.processIdentifier)") == "refused EPERM")
         #expect(outside.isRunning)
@@ -87,25 +99,22 @@ struct SandboxTests {
         #expect(try world.run("abstract \(name)", confinement: Unconfined()) == "ok")
     }
 
-    @Test("ptrace is refused, and no_new_privs is set")
+    @Test("ptrace of a process outside is refused")
     func ptraceAndPrivileges() throws {
         let world = try SandboxWorld()
         defer { world.remove() }
+        let outside = try Self.outsideProcess()
+        defer { outside.terminate() }
+        #expect(try world.run("ptrace \(outside.processIdentifier)") == "refused EPERM")
+    }
+
+    /// A process outside the sandbox, for 30 s: the target of signals and ptrace.
+    static func outsideProcess() throws -> Process {
         let outside = Process()
         outside.executableURL = URL(fileURLWithPath: "/bin/sleep")
         outside.arguments = ["30"]
         try outside.run()
-        defer { outside.terminate() }
-        #expect(try world.run("ptrace \(outside.processIdentifier)") == "refused EPERM")
-        #expect(try world.run("nnp -") == "count 1")
-    }
-
-    @Test("It cannot leave its process group, by which the control socket knows it")
-    func processGroup() throws {
-        let world = try SandboxWorld()
-        defer { world.remove() }
-        #expect(try world.run("setsid -") == "refused EPERM")
-        #expect(try world.run("setsid -", confinement: Unconfined()) == "ok")
+        return outside
     }
 
     @Test("100,000 open files stop at limits.open_files", arguments: [256, 64])

@@ -58,7 +58,7 @@ final class DaemonProcess {
         if underCallgrind {
             process.executableURL = URL(fileURLWithPath: Instructions.valgrind)
             process.arguments =
-                Instructions.arguments + ["--log-file=" + directory + "/callgrind.log", Binaries.daemon]
+                Instructions.arguments + ["--log-file=" + directory + "/callgrind.log", try Instructions.stripped(Binaries.daemon)]
                 + ["--config", directory + "/widgethost.toml"]
         } else {
             process.executableURL = URL(fileURLWithPath: Binaries.daemon)

@@ -93,12 +93,15 @@ enum Figures {
         for (index, clients) in [1, 16].enumerated() {
             let daemon = throughputResults[index]
             let floor = floors[index]
-            let ratio = daemon.requestsPerSecond / floor.requestsPerSecond
+            // Issue 16's target for both: half the echo floor's rate at one client (the daemon
+            // has one event loop; the floor a thread per connection, which 16 clients multiply).
+            let ratio = daemon.requestsPerSecond / floors[0].requestsPerSecond
             report.rows.append(
                 Row(
                     figure: "2 control", measure: "status, \(clients) client\(clients == 1 ? "" : "s"): rate",
-                    unit: "req/s", median: daemon.requestsPerSecond, p99: nil, floor: floor.requestsPerSecond,
-                    ratio: ratio, target: "≥ 0.5 × floor", met: ratio >= 0.5))
+                    unit: "req/s", median: daemon.requestsPerSecond, p99: nil, floor: floors[0].requestsPerSecond,
+                    ratio: ratio, target: "≥ 0.5 × floor at 1 client", met: ratio >= 0.5))
+            report.details["control.\(clients).floor.rate"] = floor.requestsPerSecond
             report.rows.append(
                 Row(
                     figure: "2 control", measure: "status, \(clients) client\(clients == 1 ? "" : "s"): latency",

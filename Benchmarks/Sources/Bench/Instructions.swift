@@ -11,6 +11,36 @@ enum Instructions {
     /// Where a run's valgrind summary goes is the process's stderr; the profile itself is not kept.
     static let arguments = ["--tool=callgrind", "--callgrind-out-file=/dev/null"]
 
+    /// valgrind 3.19 cannot read the DWARF 5 of a `-g` release build ("Possibly corrupted
+    /// debuginfo file"): callgrind runs a copy with `objcopy --strip-debug` (the symbol table
+    /// stays), beside a copy of `widgethost-sandbox`, which the daemon looks for next to itself.
+    static func stripped(_ path: String) throws -> String {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let copy = strippedDirectory + "/" + name
+        if FileManager.default.isExecutableFile(atPath: copy) { return copy }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/objcopy")
+        process.arguments = ["--strip-debug", path, copy]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("objcopy --strip-debug \(path) failed") }
+        let shim = Binaries.directory + "/widgethost-sandbox"
+        let shimCopy = strippedDirectory + "/widgethost-sandbox"
+        if !FileManager.default.fileExists(atPath: shimCopy), FileManager.default.fileExists(atPath: shim) {
+            try FileManager.default.copyItem(atPath: shim, toPath: shimCopy)
+        }
+        return copy
+    }
+
+    nonisolated(unsafe) private static var strippedPath: String?
+    private static var strippedDirectory: String {
+        if let strippedPath { return strippedPath }
+        var template = Array("/tmp/whbench-stripped-XXXXXX".utf8CString)
+        let path = mkdtemp(&template).map { String(cString: $0) } ?? "/tmp"
+        strippedPath = path
+        return path
+    }
+
     /// "==123== Collected : 4567" in valgrind's summary.
     static func collected(in text: String) -> Double? {
         for line in text.split(separator: "\n") where line.contains("Collected :") {
@@ -25,7 +55,7 @@ enum Instructions {
         defer { unlink(logPath) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: valgrind)
-        process.arguments = Self.arguments + ["--log-file=" + logPath, executable] + arguments
+        process.arguments = Self.arguments + ["--log-file=" + logPath, try stripped(executable)] + arguments
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

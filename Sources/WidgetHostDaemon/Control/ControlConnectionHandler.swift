@@ -72,6 +72,8 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private enum Reply {
         case none
         case now(JSONRPCMessage)
+        /// A response whose result is already JSON (`status`'s, from its cache).
+        case nowEncoded(id: JSONRPCID, result: [UInt8])
         case later(EventLoopFuture<JSONRPCMessage>)
     }
 
@@ -81,6 +83,9 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             switch run(parsed, context: context) {
             case .none: break
             case .now(let response): write(response, context: context)
+            case .nowEncoded(let id, let result):
+                guard let line = try? Self.responseLine(id: id, result: result) else { return }
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
             case .later(let future):
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 future.hop(to: context.eventLoop).whenSuccess { response in
@@ -108,6 +113,10 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             switch reply {
             case .none: break
             case .now(let response): responses.answer(index, with: response)
+            case .nowEncoded(let id, let result):
+                // A batch is rare: its members are answered as JSON values, the long way.
+                let value = (try? WireCoding.decode(JSONValue.self, from: Data(result))) ?? .null
+                responses.answer(index, with: .response(id: id, result: value))
             case .later(let future): later.append(future.hop(to: context.eventLoop).map { (index, $0) })
             }
         }
@@ -159,6 +168,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         guard let id else { return .none }
         switch outcome {
         case .result(let result), .subscribed(let result): return .now(.response(id: id, result: result))
+        case .encodedResult(let result): return .nowEncoded(id: id, result: result)
         case .error(let error): return .now(.errorResponse(id: id, error: error))
         case .later(let future):
             return .later(
@@ -193,6 +203,22 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             let context = loopBound.value
             context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
         }
+    }
+
+    /// `{"id":…,"jsonrpc":"2.0","result":…}` and a newline: the bytes of
+    /// `JSONRPCMessage.response(id:result:).encodedLine()` around a result already encoded.
+    static func responseLine(id: JSONRPCID, result: [UInt8]) throws -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(result.count + 48)
+        line.append(contentsOf: #"{"id":"#.utf8)
+        switch id {
+        case .number(let number): line.append(contentsOf: String(number).utf8)
+        case .string: line.append(contentsOf: try WireCoding.encode(id))
+        }
+        line.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+        line.append(contentsOf: result)
+        line.append(contentsOf: "}\n".utf8)
+        return line
     }
 
     private func write(_ message: JSONRPCMessage, context: ChannelHandlerContext) {

@@ -18,6 +18,8 @@ struct ControlDispatcher {
 
     enum Outcome {
         case result(JSONValue)
+        /// A result already encoded as JSON (`status`, from its cache).
+        case encodedResult([UInt8])
         case error(JSONRPCError)
         /// The connection becomes a `subscribe` stream after this result.
         case subscribed(JSONValue)
@@ -67,7 +69,10 @@ struct ControlDispatcher {
                 return .result(try JSONValue(encoding: runtime.currentConfigurations(app: app)))
             case .status:
                 let params = try decodeOptional(StatusParams.self, from: params, method: name)
-                return encode(runtime.status(of: params?.id))
+                switch try runtime.statusReply(of: params?.id) {
+                case .success(let bytes): return .encodedResult(bytes)
+                case .failure(let error): return .error(refusal(error))
+                }
             case .timeline:
                 let params = try decode(WidgetIDParams.self, from: params, method: name)
                 return encode(runtime.timeline(of: params.id))

@@ -55,6 +55,11 @@ final class RuntimeDashboardSource: DashboardSource, @unchecked Sendable {
         switch dispatcher.dispatch(method: method.rawValue, params: params, peer: peer) {
         case .result(let result):
             return eventLoop.makeSucceededFuture(.result(result))
+        case .encodedResult(let bytes):
+            do { return eventLoop.makeSucceededFuture(.result(try WireCoding.decode(JSONValue.self, from: Data(bytes)))) } catch {
+                return eventLoop.makeSucceededFuture(
+                    .error(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "\(error)")))
+            }
         case .error(let error):
             return eventLoop.makeSucceededFuture(.error(error))
         case .later(let future):

@@ -23,12 +23,12 @@ final class ExtensionCgroups: @unchecked Sendable {
     /// The placement `limits.cgroup` asks for: none with `off` (cgroups are never touched);
     /// with `auto`, none where no delegated cgroup v2 subtree is available — said once, here.
     static func make(
-        mode: CgroupMode, sources: CgroupDelegation.Sources = .init(), memoryLimit: Int, eventLoop: any EventLoop,
-        logger: Logger
+        mode: CgroupMode, sources: CgroupDelegation.Sources = .init(), memoryLimit: Int, processLimit: Int? = nil,
+        eventLoop: any EventLoop, logger: Logger
     ) -> ExtensionCgroups? {
         guard mode == .auto else { return nil }
         do {
-            let placement = try CgroupPlacement.prepare(sources, memoryLimit: memoryLimit)
+            let placement = try CgroupPlacement.prepare(sources, memoryLimit: memoryLimit, processLimit: processLimit)
             logger.notice("\(placement.announcement)", metadata: ["CGROUP": "\(placement.delegation.directory)"])
             return ExtensionCgroups(placement: placement, eventLoop: eventLoop, logger: logger)
         } catch {

@@ -92,8 +92,13 @@ public final class Daemon: @unchecked Sendable {
             ?? WidgetHost(configuration: options.host)
         runtime = HostRuntime(host: host, clock: clock, store: store, eventLoop: loop, logger: logger)
         runtime.supervisor.cgroups = ExtensionCgroups.make(
-            mode: options.cgroup, memoryLimit: options.host.limits.memory, eventLoop: loop, logger: logger)
-        Self.announceSandbox(options.host.limits, logger: logger)
+            mode: options.cgroup, memoryLimit: options.host.limits.memory, processLimit: options.host.limits.processes,
+            eventLoop: loop, logger: logger)
+        // With pids.max in each extension's cgroup the process limit holds even for uid 0.
+        var sandbox = SandboxSupport.probe()
+        sandbox.pidsMax = runtime.supervisor.cgroups?.placement.limitsProcesses == true
+        runtime.supervisor.spawner = .sandboxed(options.host.limits, support: sandbox)
+        Self.announceSandbox(options.host.limits, support: sandbox, logger: logger)
         stopped = loop.makePromise()
         systemd = SystemdService(logger: logger)
         if let state {

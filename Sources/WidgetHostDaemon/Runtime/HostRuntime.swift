@@ -21,8 +21,12 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     private var timerDeadline: Date?
     private var subscribers: [Int: (HostNotice) -> Void] = [:]
     private var nextSubscriberID = 1
+    /// `status`'s encoded result between steps (`StatusReplyCache`).
+    let statusCache = StatusReplyCache()
     /// The last scan's result, for `extensions`.
-    var catalog = ExtensionsResult(loaded: [], skipped: [])
+    var catalog = ExtensionsResult(loaded: [], skipped: []) {
+        didSet { statusCache.invalidate() }
+    }
     /// Called after every step (the systemd STATUS line, tests).
     var didStep: () -> Void = {}
     /// Called with each control request's method and how long it took to answer, in
@@ -42,6 +46,7 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
         driver = HostDriver(host: host, clock: clock, runner: supervisor, store: store, notices: self)
         supervisor.report = { [unowned self] event in driver.report(event) }
         driver.didStep = { [unowned self] in
+            statusCache.invalidate()
             armTimer()
             didStep()
         }
@@ -125,12 +130,28 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     func status(of id: String?) -> Result<StatusResult, HostError> {
         let now = clock.now
         return host.status(of: id.map { WidgetID($0) }, at: now).map { widgets in
-            // Every loaded extension's sandbox; with an id, that widget's extension's.
-            let shown = Set(widgets.map(\.widget.extension))
-            let extensions = catalog.loaded.compactMap { loaded in
-                loaded.sandbox.map { ExtensionStatus(id: loaded.id, sandbox: $0) }
-            }.filter { id == nil || shown.contains($0.id) }
-            return StatusResult(now: now, widgets: widgets, extensions: extensions)
+            StatusResult(now: now, widgets: widgets, extensions: sandboxes(of: widgets, id: id))
+        }
+    }
+
+    /// Every loaded extension's sandbox; with an id, that widget's extension's.
+    func sandboxes(of widgets: [WidgetStatus], id: String?) -> [ExtensionStatus] {
+        let shown = Set(widgets.map(\.widget.extension))
+        return catalog.loaded.compactMap { loaded in
+            loaded.sandbox.map { ExtensionStatus(id: loaded.id, sandbox: $0) }
+        }.filter { id == nil || shown.contains($0.id) }
+    }
+
+    /// `status`'s result as JSON bytes, from `statusCache`: the same bytes as encoding
+    /// `status(of:)`'s value.
+    func statusReply(of id: String?) throws -> Result<[UInt8], HostError> {
+        let now = clock.now
+        switch host.status(of: id.map { WidgetID($0) }, at: now) {
+        case .success(let widgets):
+            return .success(
+                try statusCache.result(
+                    now: now, widgets: widgets, extensions: sandboxes(of: widgets, id: id), everyWidget: id == nil))
+        case .failure(let error): return .failure(error)
         }
     }
 

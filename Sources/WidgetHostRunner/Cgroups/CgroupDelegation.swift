@@ -37,6 +37,14 @@ public struct CgroupDelegation: Sendable {
     /// cgroupfs removes a cgroup's interface files with its directory (`rmdir`); a plain
     /// directory standing in for one in tests needs them removed first.
     public let removeDirectory: @Sendable (String) -> Bool
+    /// The pids controller is enabled for extension cgroups too, so each gets `pids.max`.
+    public let pids: Bool
+
+    public init(directory: String, removeDirectory: @escaping @Sendable (String) -> Bool, pids: Bool = false) {
+        self.directory = directory
+        self.removeDirectory = removeDirectory
+        self.pids = pids
+    }
 
     /// Finds the daemon's delegated cgroup and enables the memory controller for its
     /// children, or says in one sentence why that is not possible here.
@@ -100,7 +108,18 @@ public struct CgroupDelegation: Sendable {
                 throw CgroupUnavailable("cannot move widgethostd into \(leaf): \(error)")
             }
         }
-        if !CgroupFiles.words("\(directory)/cgroup.subtree_control").contains("memory") {
+        // pids too where it is delegated (Delegate=yes delegates it), for `pids.max`; memory is
+        // what the cgroup is for, so a refused pids leaves memory alone enabled.
+        let enabled = CgroupFiles.words("\(directory)/cgroup.subtree_control")
+        let offersPids = controllers.split(whereSeparator: \.isWhitespace).contains("pids")
+        var pids = offersPids && enabled.contains("pids")
+        var memory = enabled.contains("memory")
+        if offersPids, !pids {
+            let both = (memory ? [] : ["+memory"]) + ["+pids"]
+            pids = (try? CgroupFiles.write(both.joined(separator: " "), to: "\(directory)/cgroup.subtree_control")) != nil
+            memory = memory || pids
+        }
+        if !memory {
             do {
                 try CgroupFiles.write("+memory", to: "\(directory)/cgroup.subtree_control")
             } catch {
@@ -109,13 +128,17 @@ public struct CgroupDelegation: Sendable {
                         + "is another process still in \(directory)/cgroup.procs?")
             }
         }
-        let delegation = CgroupDelegation(directory: directory, removeDirectory: removeDirectory)
+        let delegation = CgroupDelegation(directory: directory, removeDirectory: removeDirectory, pids: pids)
         delegation.removeStaleGroups()
         return delegation
     }
 
-    /// A cgroup of its own for one extension process, with `memory.max`, the process moved in.
-    public func makeGroup(for bundleID: String, pid: pid_t, memoryLimit: Int) throws(CgroupFileError) -> ExtensionCgroup {
+    /// A cgroup of its own for one extension process, with `memory.max` and, where the pids
+    /// controller is enabled and `processLimit` given, `pids.max` = that many tasks besides
+    /// the extension's own; the process moved in.
+    public func makeGroup(for bundleID: String, pid: pid_t, memoryLimit: Int, processLimit: Int? = nil)
+        throws(CgroupFileError) -> ExtensionCgroup
+    {
         let name = Self.extensionPrefix + bundleID.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" } + "-\(pid)"
         let group = ExtensionCgroup(directory: "\(directory)/\(name)", memoryLimit: memoryLimit)
         guard mkdir(group.directory, 0o755) == 0 || errno == EEXIST else {
@@ -123,6 +146,8 @@ public struct CgroupDelegation: Sendable {
         }
         do {
             try CgroupFiles.write("\(memoryLimit)", to: "\(group.directory)/memory.max")
+            // A fork bomb stops here whatever the extension's uid (RLIMIT_NPROC does not bind root).
+            if pids, let processLimit { try CgroupFiles.write("\(processLimit + 1)", to: "\(group.directory)/pids.max") }
             // Best effort, where the kernel offers them: swap would let the footprint grow
             // past memory.max unseen by the kernel, and a memory kill should take the whole
             // extension (its children too), as the SIGKILL to its process group does.

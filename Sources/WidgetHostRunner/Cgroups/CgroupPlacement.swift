@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// `limits.cgroup = auto`: every extension process goes into a cgroup of its own with
-/// `memory.max = limits.memory` right after it is spawned; `memory.events` `oom_kill` tells
+/// `memory.max = limits.memory` (and `pids.max`, `limits.processes` besides itself, where the
+/// pids controller is delegated) right after it is spawned; `memory.events` `oom_kill` tells
 /// a kernel memory kill from a crash; the cgroup is removed once the process is reaped.
 /// Sampling `/proc` stays on either way (it also sees what was allocated before the move,
 /// and gives the footprint figures).
@@ -14,26 +15,34 @@ import Glibc
 public final class CgroupPlacement {
     public let delegation: CgroupDelegation
     public let memoryLimit: Int
+    /// Tasks an extension may add (`limits.processes`), for `pids.max`; nil: none set.
+    public let processLimit: Int?
     private var groups: [pid_t: ExtensionCgroup] = [:]
     /// How often, `retryDelay` apart, removing a cgroup is tried before giving up.
     public static let removalAttempts = 40
     public static let retryDelay: TimeInterval = 0.05
 
-    public init(delegation: CgroupDelegation, memoryLimit: Int) {
+    public init(delegation: CgroupDelegation, memoryLimit: Int, processLimit: Int? = nil) {
         self.delegation = delegation
         self.memoryLimit = memoryLimit
+        self.processLimit = processLimit
     }
 
     /// A placement in the delegated subtree, or why there is none on this host.
     public static func prepare(
-        _ sources: CgroupDelegation.Sources = .init(), memoryLimit: Int
+        _ sources: CgroupDelegation.Sources = .init(), memoryLimit: Int, processLimit: Int? = nil
     ) throws(CgroupUnavailable) -> CgroupPlacement {
-        CgroupPlacement(delegation: try CgroupDelegation.prepare(sources), memoryLimit: memoryLimit)
+        CgroupPlacement(delegation: try CgroupDelegation.prepare(sources), memoryLimit: memoryLimit, processLimit: processLimit)
     }
+
+    /// Each extension's cgroup gets `pids.max`.
+    public var limitsProcesses: Bool { delegation.pids && processLimit != nil }
 
     /// What the log says once at start when every extension gets a cgroup.
     public var announcement: String {
-        "each extension gets its own cgroup under \(delegation.directory) with memory.max = \(memoryLimit) bytes"
+        var line = "each extension gets its own cgroup under \(delegation.directory) with memory.max = \(memoryLimit) bytes"
+        if limitsProcesses, let processLimit { line += " and pids.max = \(processLimit + 1)" }
+        return line
     }
 
     /// Extension cgroups that exist now.
@@ -42,7 +51,7 @@ public final class CgroupPlacement {
     /// Moves a just-spawned process into a cgroup of its own. If that fails the process runs
     /// on where it is, watched by sampling only; the error says why.
     public func place(_ pid: pid_t, bundleID: String) throws(CgroupFileError) {
-        groups[pid] = try delegation.makeGroup(for: bundleID, pid: pid, memoryLimit: memoryLimit)
+        groups[pid] = try delegation.makeGroup(for: bundleID, pid: pid, memoryLimit: memoryLimit, processLimit: processLimit)
     }
 
     /// If the kernel killed a process in `pid`'s cgroup for `memory.max`: the footprint to report.

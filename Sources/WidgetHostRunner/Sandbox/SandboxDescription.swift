@@ -40,6 +40,9 @@ extension SandboxConfinement {
         case .openFiles:
             return "at most \(limits.openFiles) open descriptors (RLIMIT_NOFILE)"
         case .processes:
+            if support.pidsMax {
+                return "at most \(limits.processes) processes and threads besides itself (pids.max = \(limits.processes + 1) in its cgroup)"
+            }
             return "at most \(limits.processes) processes and threads beyond its user's (RLIMIT_NPROC)"
         }
     }

@@ -41,13 +41,17 @@ public struct SandboxSupport: Sendable, Hashable {
     /// The Landlock ABI (0: none; 1 filesystem, 4 TCP, 6 scoping, 7 audit logging).
     public var landlockABI: Int
     public var seccomp: Bool
-    /// Why the process limit cannot be applied, or nil when it can.
+    /// Why `RLIMIT_NPROC` cannot limit processes (uid 0), or nil when it can.
     public var processLimitUnavailable: String?
+    /// Each extension's cgroup has `pids.max` (a delegated cgroup with the pids controller),
+    /// which limits its tasks whatever its uid.
+    public var pidsMax: Bool
 
-    public init(landlockABI: Int, seccomp: Bool, processLimitUnavailable: String? = nil) {
+    public init(landlockABI: Int, seccomp: Bool, processLimitUnavailable: String? = nil, pidsMax: Bool = false) {
         self.landlockABI = landlockABI
         self.seccomp = seccomp
         self.processLimitUnavailable = processLimitUnavailable
+        self.pidsMax = pidsMax
     }
 
     /// The newest Landlock ABI whose rules widgethost-sandbox asks for.
@@ -76,7 +80,7 @@ public struct SandboxSupport: Sendable, Hashable {
             missing.append((.scoping, "Landlock ABI \(landlockABI) cannot scope signals (ABI 6, Linux 6.12)"))
         }
         if !seccomp { missing.append((.seccomp, "the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)")) }
-        if let processLimitUnavailable { missing.append((.processes, processLimitUnavailable)) }
+        if let processLimitUnavailable, !pidsMax { missing.append((.processes, processLimitUnavailable)) }
         return missing
     }
 
@@ -87,7 +91,11 @@ public struct SandboxSupport: Sendable, Hashable {
         if seccomp { applied.append("seccomp") }
         applied.append("no_new_privs")
         applied.append("open-files limit")
-        if processLimitUnavailable == nil { applied.append("process limit") }
+        if pidsMax {
+            applied.append("process limit (pids.max)")
+        } else if processLimitUnavailable == nil {
+            applied.append("process limit")
+        }
         let missing = self.missing
         guard !missing.isEmpty else { return applied.joined(separator: ", ") }
         return applied.joined(separator: ", ") + "; missing: "
