@@ -282,6 +282,13 @@ let package = Package(
             path: "Examples/PizzaDelivery.appex/Sources/Shared",
             swiftSettings: strict
         ),
+        // PizzaDelivery.appex's executable: the bundle the daemon hosts (scripts/assemble-plugins.sh).
+        .executableTarget(
+            name: "PizzaDeliveryWidget",
+            dependencies: ["WidgetKit", "PizzaDeliveryWidgets"],
+            path: "Examples/PizzaDelivery.appex/Sources/Widget",
+            swiftSettings: strict
+        ),
         .target(
             name: "PizzaDeliveryWidgets",
             dependencies: ["WidgetKit", "SwiftUI", "ActivityKit", "PizzaDeliveryShared"],

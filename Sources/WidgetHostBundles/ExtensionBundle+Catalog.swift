@@ -4,10 +4,12 @@ import WidgetHostProtocol
 
 extension ExtensionBundle {
     /// The extension as the core knows it, once `initialize` has listed its widgets.
-    public func descriptor(widgets: [WidgetDescriptor], controls: [ControlDescriptor] = []) -> ExtensionDescriptor {
+    public func descriptor(
+        widgets: [WidgetDescriptor], controls: [ControlDescriptor] = [], activities: [String] = []
+    ) -> ExtensionDescriptor {
         ExtensionDescriptor(
             id: bundleID, app: appID, displayName: displayName, widgets: widgets, controls: controls,
-            frequentPushUpdates: frequentPushUpdates)
+            frequentPushUpdates: frequentPushUpdates, activities: activities)
     }
 
     /// The extension as `extensions` and `rescan` show it.

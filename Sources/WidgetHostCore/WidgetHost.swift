@@ -23,6 +23,8 @@ public struct WidgetHost: Sendable {
     var controls: [ControlKey: ControlState] = [:]
     /// Requests whose answer a client waits for (`.answerLater`), and what to do with it.
     var clientWaits: [RequestID: ClientWait] = [:]
+    /// Live Activities whose views are being drawn (`Activities/WidgetHost+ActivityViews.swift`).
+    var activityRenders: [String: ActivityRenderState] = [:]
 
     public init(configuration: HostConfiguration = .default) {
         self.configuration = configuration
@@ -109,6 +111,7 @@ public struct WidgetHost: Sendable {
         case .footprintSampled(let id, let bytes): reply = nil; footprintSampled(id, bytes: bytes, at: now)
         case .activity(let command): reply = .activity(handleActivity(command, at: now))
         }
+        drawChangedActivities(at: now)
         return HostStep(reply: reply, effects: step.finish())
     }
 
@@ -138,6 +141,8 @@ struct StepCollector: Sendable {
     var activitiesChanged: Set<String> = []
     var activitiesRemoved: Set<String> = []
     var activityHostChanged = false
+    /// Activities whose views must be drawn again (started, updated, stale, ended).
+    var activitiesToDraw: Set<String> = []
 
     mutating func finish() -> [HostEffect] {
         let activities = ActivityPersistScope(

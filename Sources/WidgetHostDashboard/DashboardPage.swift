@@ -111,7 +111,7 @@ a{color:#0a58ca}.wd-muted{color:#6b6b73}
 .wd-info{display:flex;flex-direction:column;gap:5px;width:300px}
 .wd-line{font-size:12px}.wd-note,.wd-diagnostic{color:#b3261e}
 .wd-badge{font-size:11px;padding:1px 6px;border-radius:8px;background:#ddd}
-.wd-stale{background:#ffd8a8;color:#7a3e00}.wd-running{background:#cfe2ff;color:#0a3a8a}
+.wd-stale{background:#ffd8a8;color:#7a3e00}.wd-running{background:#cfe2ff;color:#0a3a8a}.wd-intent{background:#e5dbff;color:#3b1f8a}
 .wd-outcome.wd-ok{color:#1b7f37}.wd-outcome.wd-failed{color:#b3261e;font-weight:600}
 .wd-ledger{vertical-align:middle}.wd-ledger-bg{fill:#e2e2e8}.wd-ledger-grid{fill:#c8c8d0}.wd-ledger-tick{fill:#0a58ca}
 .wd-actions{display:flex;flex-wrap:wrap;gap:4px;margin-top:4px}

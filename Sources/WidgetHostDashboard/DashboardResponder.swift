@@ -16,13 +16,13 @@ import WidgetHostProtocol
 /// | `GET /metrics` | Prometheus text format |
 /// | `GET /api/status` | `widgethost status --json`'s result |
 /// | `POST /api/METHOD` | `reloadTimelines`, `reloadAllTimelines`, `recordView`, `addWidget`, `removeWidget`, `rescan`: the control method with the JSON body as params |
-/// | `POST /api/widgets/ID/tap` | not yet: the hook for App Intents taps (501) |
+/// | `POST /api/widgets/ID/tap` | `{"button": "b1"}`: a tap on a Button(intent:) or Toggle(isOn:intent:), as `widgethost tap ID b1`; answered when the intent has run |
 struct DashboardResponder: Sendable {
     let server: DashboardServer
 
     /// The control methods the page may call.
     static let actions: Set<ControlMethod> = [
-        .reloadTimelines, .reloadAllTimelines, .recordView, .addWidget, .removeWidget, .rescan,
+        .reloadTimelines, .reloadAllTimelines, .recordView, .addWidget, .removeWidget, .rescan, .tap,
     ]
     static let maxBodyBytes = 64 * 1024
 
@@ -98,22 +98,15 @@ struct DashboardResponder: Sendable {
                 return
             }
             let name = String(path.dropFirst("/api/".count))
-            if name.hasPrefix("widgets/"), name.hasSuffix("/tap") {
-                // The hook for App Intents (issue 14): a tap on a widget's Button(intent:)
-                // or on the widget itself runs its intent, then an exempt reload.
-                try await writer.send(
-                    head(.notImplemented, type: "application/json"),
-                    body: body(errorJSON(JSONRPCError.methodNotFoundCode, "taps are not served yet: App Intents are not hosted")))
-                return
-            }
-            guard let method = ControlMethod(rawValue: name), Self.actions.contains(method) else {
+            let tappedWidget = TapRoute.widget(in: name)
+            guard let method = tappedWidget != nil ? .tap : ControlMethod(rawValue: name), Self.actions.contains(method) else {
                 try await writer.send(
                     head(.notFound, type: "application/json"),
                     body: body(errorJSON(JSONRPCError.methodNotFoundCode, "no action \(name.debugDescription); the actions are \(Self.actions.map(\.rawValue).sorted().joined(separator: ", "))")))
                 return
             }
             let data = try await request.collectBody(upTo: Self.maxBodyBytes)
-            let params: JSONValue?
+            var params: JSONValue?
             if data.readableBytes == 0 {
                 params = nil
             } else {
@@ -126,7 +119,17 @@ struct DashboardResponder: Sendable {
                     return
                 }
             }
-            let outcome = try await eventLoop.flatSubmit { [source] in source.call(method: method, params: params) }.get()
+            if let tappedWidget {
+                // The widget comes from the path; the body names the button (or the intent).
+                guard let tap = TapRoute.params(widget: tappedWidget, body: params) else {
+                    try await writer.send(
+                        head(.badRequest, type: "application/json"),
+                        body: body(errorJSON(JSONRPCError.invalidParamsCode, TapRoute.bodyHelp)))
+                    return
+                }
+                params = tap
+            }
+            let outcome = try await eventLoop.flatSubmit { [source, params] in source.call(method: method, params: params) }.get()
             let reply: JSONValue
             let status: HTTPResponse.Status
             switch outcome {

@@ -59,11 +59,13 @@ final class LiveUpdates: @unchecked Sendable {
             history[id] = nil
             if !removed.contains(id) { removed.append(id) }
         case .widgetAdded, .reloadStarted, .reloadDeferred, .reloadFinished, .entryChanged, .diagnostic,
-            .extensionKilled:
+            .extensionKilled, .intentStarted, .intentFinished:
+            // A tapped intent changes the card while it runs (the Toggle's new state, dimmed
+            // invalidatable content) and when it ends (a failed Toggle rolls back).
             if !changed.contains(id) { changed.append(id) }
         default:
             // Nothing on a widget's card changes (coalesced requests, snapshots, Live Activities,
-            // intents and controls, whose reload that follows is shown as it happens).
+            // controls).
             return
         }
         guard !flushScheduled, !clients.isEmpty else {
@@ -92,6 +94,10 @@ final class LiveUpdates: @unchecked Sendable {
             text = line
         case .extensionKilled(_, _, _, let result, _, _, let detail):
             text = "killed: \(result.rawValue) — \(detail)"
+        case .intentStarted(_, _, _, _, let intent, let button, let isOn):
+            text = "tap: \(intent)\(button.map { " (\($0))" } ?? "")\(isOn.map { $0 ? " → on" : " → off" } ?? "")"
+        case .intentFinished(_, _, _, _, let intent, let outcome, let durationMs, let detail):
+            text = "intent \(intent) \(outcome.rawValue), \(WidgetCard.milliseconds(durationMs))\(detail.map { " — \($0)" } ?? "")"
         default:
             return
         }

@@ -25,6 +25,7 @@ enum WidgetCard {
         } else {
             shown = status.currentEntry.entry
             options.redacted = status.currentEntry.source == .placeholder
+            options.interaction = status.interaction
         }
         if let loaded = snapshot.catalog.loaded.first(where: { $0.id == status.widget.extension }) {
             options.images = BundleImages(
@@ -51,6 +52,10 @@ enum WidgetCard {
             html += Self.duration(status.staleSeconds) + "</span>"
         }
         if status.reloadRunning { html += " <span class=\"wd-badge wd-running\">reloading</span>" }
+        if let interaction = status.interaction {
+            html += " <span class=\"wd-badge wd-intent\" title=\"since \(RFC3339.format(interaction.startedAt))\">"
+            html += "\(HTMLText.escape(interaction.intent)) \(interaction.endedAt == nil ? "running" : "done, reloading")</span>"
+        }
         html += "</div>"
         html += budget(status.budget, now: now)
         html += "<div class=\"wd-line\">next reload: " + nextReload(status, now: now) + "</div>"

@@ -98,13 +98,19 @@ struct NodeWriter {
         case .progress(let progress):
             writeProgress(progress, item: item, context)
         case .button(let control), .toggle(let control):
-            // A tap target: the dashboard posts `tap {id, button}` with data-wh-button.
-            let toggle = control.isOn.map { " wh-toggle" + ($0 ? " wh-on" : "") } ?? ""
-            out += "<span class=\"wh-button\(toggle)\" data-wh-button=\"\(HTMLText.attribute(control.id))\""
+            // A tap target: the dashboard posts `tap {id, button}` with data-wh-button. A Toggle
+            // whose intent is running shows the state the tap gave it.
+            let running = options.interaction.flatMap { $0.button == control.id ? $0 : nil }
+            let isOn = control.isOn.map { running?.toggledTo ?? $0 }
+            var classes = "wh-button"
+            if let isOn { classes += " wh-toggle" + (isOn ? " wh-on" : "") }
+            if running != nil { classes += " wh-tapped" }
+            out += "<span class=\"\(classes)\" data-wh-button=\"\(HTMLText.attribute(control.id))\""
             out += " title=\"\(HTMLText.attribute(control.intent.displayName))\" style=\"\(item)\">"
             var inner = context
             inner.axis = .vertical
             write(control.label, inner)
+            if isOn != nil { out += "<span class=\"wh-switch\"></span>" }
             out += "</span>"
         case .link(let url, let label):
             out += "<span class=\"wh-link\" data-wh-url=\"\(HTMLText.attribute(url))\" style=\"\(item)\">"

@@ -26,6 +26,9 @@ public struct RenderOptions: Sendable {
     /// Written as `data-wh-id` on the widget's box, so that a page holding many widgets can
     /// replace one in place (`[data-wh-id="w1"]`).
     public var widgetID: String?
+    /// An intent tapped in the widget that is still running (the core's state, from
+    /// `status`): the tapped Toggle is drawn in its new state and `invalidatableContent` dims.
+    public var interaction: IntentInteraction?
 
     public init(
         at: Date, colorScheme: ViewEnvironment.ColorScheme = .light, mode: ViewEnvironment.RenderingMode? = nil,

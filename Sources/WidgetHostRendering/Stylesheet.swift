@@ -28,7 +28,10 @@ public enum Stylesheet {
 .wh-label{display:inline-flex;flex-direction:row;align-items:center;gap:0.35em}
 .wh-link{display:inline-flex;flex-direction:column;cursor:pointer}
 .wh-button{display:inline-flex;flex-direction:column;cursor:pointer}
-.wh-toggle{opacity:.75}.wh-toggle.wh-on{opacity:1}
+.wh-toggle{flex-direction:row;align-items:center;gap:4px}
+.wh-switch{flex:none;position:relative;width:26px;height:16px;border-radius:8px;background:rgba(120,120,128,.36);transition:background .15s}
+.wh-switch::after{content:"";position:absolute;top:2px;left:2px;width:12px;height:12px;border-radius:50%;background:#fff;box-shadow:0 1px 2px rgba(0,0,0,.3);transition:left .15s}
+.wh-on>.wh-switch{background:#34C759}.wh-on>.wh-switch::after{left:12px}
 .wh-shape,.wh-fill{min-width:0;min-height:0}
 .wh-accessory-background{border-radius:inherit;background:rgba(255,255,255,.18);min-width:0;min-height:0;width:100%;height:100%}
 .wh-gauge-ring{position:relative;width:100%;height:100%;aspect-ratio:1/1;max-width:100%;max-height:100%;display:flex;align-items:center;justify-content:center}
@@ -46,6 +49,7 @@ public enum Stylesheet {
 .wh-unknown{min-width:24px;min-height:12px}
 .wh-redact svg,.wh-redact img,.wh-redact .wh-ring{visibility:hidden}
 .wh-invalidatable{}
+.wh-intent-running .wh-invalidatable>:not(.wh-c),.wh-intent-running .wh-invalidatable>.wh-c>:not(.wh-c),.wh-intent-running .wh-invalidatable>.wh-c>.wh-c>:not(.wh-c),.wh-intent-running .wh-invalidatable>.wh-c>.wh-c>.wh-c>:not(.wh-c){opacity:.35;transition:opacity .15s}
 .wh-content-json{position:absolute;inset:0;margin:0;padding:12px;font:11px/1.3 ui-monospace,"DejaVu Sans Mono",monospace;white-space:pre-wrap;overflow:hidden;overflow-wrap:anywhere}
 """
 }

@@ -28,6 +28,7 @@ public enum WidgetRenderer {
         let margin = family.contentMargin
         var classes = "wh-widget wh-clock wh-\(family.rawValue) wh-\(scheme.rawValue) wh-\(mode.rawValue)"
         if family.isAccessory { classes += " wh-accessory" }
+        if options.interaction != nil { classes += " wh-intent-running" }
         var style = "width:\(CSSNumber.px(size.width));height:\(CSSNumber.px(size.height));"
         style += "border-radius:\(CSSNumber.px(family.cornerRadius));"
         if !family.isAccessory { style += "background:\(base(palette, mode: mode));color:\(palette.label(1).css);" }

@@ -36,6 +36,7 @@ struct WidgetHostCommand: ParsableCommand {
             TimelineCommand.self,
             RenderCommand.self,
             GalleryCommand.self,
+            LockScreenCommand.self,
             AddCommand.self,
             ConfigureCommand.self,
             OptionsCommand.self,

@@ -168,6 +168,9 @@ def main():
             driver.save_screenshot(args.screenshot)
             print("screenshot: " + args.screenshot, flush=True)
 
+        if driver.find_elements("css selector", '.wd-card[data-kind="TasksWidget"]'):
+            taps(args, driver)
+
         # Clicking a widget opens its timeline (a scrubber over the entries) and reload history.
         driver.find_element("css selector", '.wd-card[data-kind="BirthdayHomeWidget"] a.wd-open').click()
         scrubber = wait_for(lambda: driver.find_elements("id", "wd-scrubber"), 5)
@@ -204,6 +207,85 @@ def main():
         driver.quit()
     print("%d passed, %d failed" % (passed, failed), flush=True)
     return 1 if failed else 0
+
+
+TASKS = '.wd-card[data-kind="TasksWidget"]'
+TASKS_TEXT = "var c = document.querySelector('" + TASKS + " .wh-widget'); return c ? c.textContent : '';"
+
+
+def control(driver, button):
+    return driver.find_element("css selector", TASKS + ' [data-wh-button="%s"]' % button)
+
+
+def is_on(driver, button):
+    return driver.execute_script(
+        "var b = document.querySelector(arguments[0]); return !!b && b.classList.contains('wh-on');",
+        TASKS + ' [data-wh-button="%s"]' % button)
+
+
+def click(driver, button):
+    """Clears the page's status line, then clicks, so that `said` waits for this tap's answer.
+    Returns whether the control shows on right after the click, in the same script (a fast
+    intent's whole round trip may end before another call from here)."""
+    driver.execute_script("document.getElementById('wd-status').textContent = '';")
+    return driver.execute_script(
+        "arguments[0].click(); var b = document.querySelector(arguments[1]);"
+        " return !!b && b.classList.contains('wh-on');",
+        control(driver, button), TASKS + ' [data-wh-button="%s"]' % button)
+
+
+def said(driver, prefix, timeout=5):
+    return wait_for(lambda: (lambda text: text if text.startswith(prefix) else None)(
+        driver.find_element("id", "wd-status").text), timeout) or driver.find_element("id", "wd-status").text
+
+
+def taps(args, driver):
+    """Buttons and toggles in a widget (Tests/Fixtures/Extensions/intents.py): a click taps
+    them through the control path; the tapped widget reloads; a Toggle flips at once and rolls
+    back when its intent fails; invalidatable content dims while the core runs the intent."""
+    page = driver.current_url
+    started = time.monotonic()
+    click(driver, "b1")
+    reloaded = wait_for(lambda: "1 done" in driver.execute_script(TASKS_TEXT), 3)
+    check(reloaded, "clicking Done runs its intent and the widget reloads: it shows \"1 done\" after %.0f ms"
+          % ((time.monotonic() - started) * 1000))
+    check(driver.current_url == page, "... and the click does not open the widget's page")
+    text = said(driver, "tap ")
+    check(text.startswith("tap w") and "Mark done succeeded" in text, "... the page says so (%s)" % text)
+
+    check(click(driver, "b6"), "clicking the Lamp toggle shows it on at once")
+    text = said(driver, "tap ")
+    check("Lamp succeeded" in text, "... its intent succeeds (%s)" % text)
+    settled = "return !document.querySelector(arguments[0] + ' .wd-intent, ' + arguments[0] + ' .wd-running');"
+    check(wait_for(lambda: driver.execute_script(settled, TASKS) and is_on(driver, "b6"), 3),
+          "... and it is still on once the widget has reloaded")
+
+    check(click(driver, "b7"), "clicking the Fan toggle shows it on at once")
+    text = said(driver, "tap ")
+    check("Fan failed — the fan is unplugged" in text, "... its intent fails (%s)" % text)
+    check(wait_for(lambda: not is_on(driver, "b7"), 3), "... and the toggle rolls back to off")
+
+    updates = driver.execute_script("return window.widgethostUpdates")
+    click(driver, "b8")
+    # The host's card while the intent runs: the core's state, not the page's guess.
+    running = wait_for(lambda: driver.execute_script(
+        "return window.widgethostUpdates > arguments[0] && !!document.querySelector(arguments[1] + ' .wd-intent')",
+        updates, TASKS), 1.2)
+    check(running, "while Slow runs, the host's card says so")
+    opacity = driver.execute_script(
+        "var e = document.querySelector(arguments[0] + ' .wh-invalidatable > *');"
+        " return e ? parseFloat(getComputedStyle(e).opacity) : null;", TASKS)
+    check(opacity is not None and opacity < 0.5, "... and the invalidatable count is dimmed (opacity %s)" % opacity)
+    if args.screenshot and running:
+        shot = args.screenshot.replace(".png", "-tap.png")
+        driver.save_screenshot(shot)
+        print("screenshot: " + shot, flush=True)
+    check(wait_for(lambda: "2 done" in driver.execute_script(TASKS_TEXT), 4), "... then the widget reloads: \"2 done\"")
+    opacity = driver.execute_script(
+        "var e = document.querySelector(arguments[0] + ' .wh-invalidatable > *');"
+        " return e ? parseFloat(getComputedStyle(e).opacity) : null;", TASKS)
+    check(opacity == 1 and not driver.find_elements("css selector", TASKS + " .wd-intent"),
+          "... no longer dimmed (opacity %s)" % opacity)
 
 
 def bench(args, driver):

@@ -5,7 +5,8 @@ import WidgetHostProtocol
 import Glibc
 #endif
 
-/// The dashboard with the real daemon, the five example widgets and a real browser:
+/// The dashboard with the real daemon, the five example widgets, an interactive one
+/// (Tests/Fixtures/Extensions/intents.py) and a real browser:
 /// Tests/Browser/dashboard_browser_test.py drives Debian's headless Chromium (chromedriver,
 /// selenium) and parses /metrics with prometheus_client. `make test` installs them.
 @Suite("Dashboard in a real browser", .serialized)
@@ -20,7 +21,7 @@ struct DashboardBrowserTests {
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
     }
 
-    @Test("Five widgets at their sizes, a shell reload on the page within 1 s, timers count, writes need the token, /metrics counts")
+    @Test("Six widgets at their sizes, a shell reload on the page within 1 s, timers count, writes need the token, a click taps a button, /metrics counts")
     func dashboard() throws {
         try #require(Self.browserInstalled(), "chromium and chromium-driver are not installed (make test-deps)")
         try #require(
@@ -59,9 +60,13 @@ struct DashboardBrowserTests {
         #expect(birthdays.status == 0, "\(birthdays.stderr)")
         let event = try Self.run("lucidpal", ["event", "Focus time", "--in", "0", "--minutes", "60"], environment: environment)
         #expect(event.status == 0, "\(event.stderr)")
+        // An interactive widget whose buttons and toggles the browser clicks (intents.py).
+        try RealDaemon.writeFixture("Tasks", into: daemon.directory + "/plugins", script: RealDaemon.intentsScript)
+        #expect(try daemon.cli("rescan").status == 0)
         for (kind, family) in [
             ("BirthdayHomeWidget", "systemMedium"), ("BirthdayLockScreenWidget", "accessoryRectangular"),
             ("WeightWidget", "systemMedium"), ("LucidPalWidget", "systemMedium"), ("WidgyWidget", "systemMedium"),
+            ("TasksWidget", "systemMedium"),
         ] {
             let added = try daemon.cli("add", kind, "--family", family)
             #expect(added.status == 0, "\(added.stderr)")
@@ -73,7 +78,7 @@ struct DashboardBrowserTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [
             Self.script, "--url", url, "--bin", WalkthroughTests.built.path, "--socket", daemon.socket,
-            "--app-groups", groups, "--screenshot", Self.screenshot,
+            "--app-groups", groups, "--screenshot", Self.screenshot, "--widgets", "6",
         ]
         process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "HOME": daemon.directory]
         let output = Pipe()

@@ -93,6 +93,34 @@ struct IntentTapTests {
         #expect(test.status(w1).diagnostics.last?.message == "Reminder failed: no network; the toggle is back to off")
     }
 
+    @Test("A Toggle whose intent succeeded stays on, and the tap shows, until the reload it asked for lands")
+    func toggleStaysUntilItsReloadLands() throws {
+        var test = TestHost.intents()
+        test.intents = { _ in nil }
+        let w1 = WidgetID(try #require(TestHost.added(test.addConfigured(nil, kind: "HabitWidget"))).id)
+        test.advance(by: 10)
+        _ = test.handle(.tapped(TapRequest(widget: w1, button: "Remind me")))
+        #expect(test.notices.contains { if case .intentStarted(_, "w1", nil, _, "Reminder", _, true) = $0 { true } else { false } })
+        #expect(test.status(w1).interaction?.endedAt == nil)
+        // The reload the intent asks for is held: the widget waits for it.
+        test.provider = { _ in .hold }
+        test.advance(by: 0.5)
+        let perform = try #require(test.held.last)
+        test.handle(.extensionReplied(perform.id, .performed(IntentPerformResult()), footprintBytes: nil))
+        let waiting = try #require(test.status(w1).interaction)
+        #expect(waiting.toggledTo == true)
+        #expect(waiting.endedAt == test.now)
+        #expect(waiting.button != nil)
+        // Another tap meanwhile is not refused: the intent itself has ended.
+        #expect(test.host.record(of: w1)?.interaction?.isRunning == false)
+        let reload = try #require(test.held.last)
+        test.handle(
+            .extensionReplied(
+                reload.id, .timeline(TimelinePayload(entries: [habitEntry(at: test.now)], policy: .never), byteCount: 200),
+                footprintBytes: nil))
+        #expect(test.status(w1).interaction == nil)
+    }
+
     @Test("A widget with no view can be tapped with an intent given by name")
     func tapWithIntent() throws {
         var test = TestHost()

@@ -474,6 +474,7 @@ private struct CoreDriver {
                 case .perform: reply = .performed(IntentPerformResult())
                 case .options: reply = .options(IntentOptionsResult(options: []))
                 case .controlValue: reply = .controlValue(ControlValueResult())
+                case .activityRender: reply = .activityViews(.null, byteCount: 0)
                 }
                 try execute(host.handle(.extensionReplied(request.id, reply, footprintBytes: 1_000_000), at: now))
             default:

@@ -106,14 +106,14 @@ import WidgetHostProtocol
         #expect(calls.first?.1 == .object(["id": .string("w1")]))
     }
 
-    @Test("Only the page's actions are callable; a bad body is 400; a tap is 501 for now")
+    @Test("Only the page's actions are callable; a bad body is 400")
     func actions() throws {
         let running = try Running(widgets: Self.widgets)
         let probe = HTTPProbe()
         #expect(try probe.request(running.base + "/api/status", method: "POST", headers: running.bearer).status == 404)
         #expect(try probe.request(running.base + "/api/subscribe", method: "POST", headers: running.bearer).status == 404)
         #expect(try probe.request(running.base + "/api/recordView", method: "POST", headers: running.bearer, body: "{").status == 400)
-        #expect(try probe.request(running.base + "/api/widgets/w1/tap", method: "POST", headers: running.bearer).status == 501)
+        #expect(try probe.request(running.base + "/api/widgets/w1/tap/x", method: "POST", headers: running.bearer).status == 404)
         #expect(try running.calls().count == 0)
     }
 

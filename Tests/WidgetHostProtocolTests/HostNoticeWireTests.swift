@@ -106,6 +106,13 @@ struct HostNoticeWireTests {
                 + #""type":"extensionStopped"}"#
         ),
         (
+            .intentStarted(
+                extension: "com.lucidpal.widget", widgetId: "w1", control: nil, at: t0, intent: "Remind me",
+                button: "b2", isOn: true),
+            #"{"at":"2026-02-15T08:00:00Z","button":"b2","extension":"com.lucidpal.widget","intent":"Remind me","#
+                + #""isOn":true,"type":"intentStarted","widgetId":"w1"}"#
+        ),
+        (
             .intentFinished(
                 extension: "com.lucidpal.widget", widgetId: "w1", control: nil, at: t0, intent: "Mark Done",
                 outcome: .timedOut, durationMs: 5000, detail: "no reply"),
@@ -146,6 +153,10 @@ struct HostNoticeWireTests {
         (
             .activity(ActivityNotice(event: .refused, at: t0, activityId: nil, app: "com.example.pizza", attributesType: nil, source: .push10, state: nil, detail: "no such token", reason: "BadDeviceToken")),
             #"{"activity":{"app":"com.example.pizza","at":"2026-02-15T08:00:00Z","detail":"no such token","event":"refused","reason":"BadDeviceToken","source":"push10"},"at":"2026-02-15T08:00:00Z","detail":"no such token","extension":"com.example.pizza","type":"activityRefused"}"#
+        ),
+        (
+            .activity(ActivityNotice(event: .rendered, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .host, state: .active, detail: "drawn")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"drawn","event":"rendered","source":"host","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"drawn","extension":"com.example.pizza","type":"activityRendered"}"#
         ),
     ]
 

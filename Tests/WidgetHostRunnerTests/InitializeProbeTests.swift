@@ -71,6 +71,14 @@ struct InitializeProbeTests {
         return result
     }
 
+    @Test("A bundle with no widgets is skipped, unless it draws Live Activities")
+    func activitiesOnly() {
+        #expect(InitializeProbe.widgets(.success(InitializeResult(widgets: []))) == .failure(.noWidgets))
+        #expect(InitializeProbe.widgets(.success(InitializeResult(widgets: [], activities: []))) == .failure(.noWidgets))
+        let pizza = InitializeResult(widgets: [], activities: ["PizzaDeliveryAttributes"])
+        #expect(InitializeProbe.widgets(.success(pizza)) == .success(pizza))
+    }
+
     @Test("The sentences name what is wrong and how to see it by hand")
     func sentences() {
         #expect(InitializeProbe.skipReason(.failed(.crashed("exited with status 1 before answering initialize")), executable: "/b/w")

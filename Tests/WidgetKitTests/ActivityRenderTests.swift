@@ -73,3 +73,4 @@ struct ActivityRenderTests {
         #expect(missing.message.contains("attributesType"))
     }
 }
+

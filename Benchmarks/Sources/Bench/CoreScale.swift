@@ -97,6 +97,7 @@ enum CoreScale {
             case .perform: reply = .performed(IntentPerformResult())
             case .options: reply = .options(IntentOptionsResult(options: []))
             case .controlValue: reply = .controlValue(ControlValueResult())
+            case .activityRender: reply = .activityViews(.null, byteCount: 0)
             }
             answer(host.handle(.extensionReplied(request.id, reply, footprintBytes: 1_000_000), at: now), &host,
                 now: now, spread: spread)

@@ -19,6 +19,8 @@ public struct ActivityRecord: Sendable, Hashable, Codable {
     /// Delivery times of priority-10 pushes still inside the push window.
     public var pushLedger: [Date] = []
     public var history: [ActivityHistoryItem] = []
+    /// Its views, as the extension last drew them; nil before the first answer and once dismissed.
+    public var views: ActivityViews?
 
     public init(
         id: String, app: String, attributesType: String, attributes: JSONValue, content: ActivityContentPayload,

@@ -39,6 +39,31 @@ public enum ActivityViewValidation {
         return validate(result, limits: limits)
     }
 
+    /// Decodes and checks a reply's result as the runner hands it over: its JSON value and the
+    /// size of its reply line.
+    public static func validate(
+        result value: JSONValue, byteCount: Int, limits: ExtensionLimits
+    ) -> Result<ActivityRenderResult, Refusal> {
+        guard byteCount <= limits.maxTimelineBytes else {
+            return .failure(
+                Refusal(
+                    code: "replyTooLarge",
+                    message: "the activity/render reply is \(byteCount) bytes, over max_timeline_bytes = "
+                        + "\(limits.maxTimelineBytes); simplify the activity's views"))
+        }
+        let result: ActivityRenderResult
+        do {
+            result = try value.decode(as: ActivityRenderResult.self)
+        } catch {
+            return .failure(
+                Refusal(
+                    code: "malformedReply",
+                    message: "the activity/render reply is not an ActivityRenderResult (lockScreen, compactLeading, "
+                        + "compactTrailing, minimal, expanded; docs/protocol.md): \(error)"))
+        }
+        return validate(result, limits: limits)
+    }
+
     /// Checks a decoded result; returns it with every `rejected` mark cleared (only the host sets it).
     public static func validate(
         _ result: ActivityRenderResult, limits: ExtensionLimits

@@ -42,7 +42,9 @@ extension WidgetHost {
     /// `activity/get`: the activity and its story.
     public func activityDetail(_ id: String, at now: Date) -> Result<ActivityDetailResult, ActivityRefusal> {
         guard let record = activities[id] else { return .failure(.unknownActivity(id)) }
-        return .success(ActivityDetailResult(now: now, activity: activityInfo(record, at: now), history: record.history))
+        return .success(
+            ActivityDetailResult(
+                now: now, activity: activityInfo(record, at: now), history: record.history, views: record.views))
     }
 
     // MARK: - From the app
@@ -204,6 +206,7 @@ extension WidgetHost {
     mutating func dismiss(_ id: String, at now: Date) {
         guard var record = activities[id], record.state != .dismissed else { return }
         record.state = .dismissed
+        record.views = nil
         activities.records[id] = record
         note(.dismissed, id, source: .host, detail: "removed from the Lock Screen", at: now)
         scheduleActivityDeadline(id)
@@ -272,6 +275,10 @@ extension WidgetHost {
         }
         activities.records[id] = record
         step.activitiesChanged.insert(id)
+        switch event {
+        case .requested, .updated, .stale, .ended: step.activitiesToDraw.insert(id)
+        case .throttled, .dismissed, .refused, .rendered: break
+        }
         emit(
             .activity(
                 ActivityNotice(

@@ -123,6 +123,7 @@ extension WidgetHost {
     mutating func catalogChanged(_ descriptors: [ExtensionDescriptor], at now: Date) {
         catalog = Catalog(descriptors)
         rebuildControls()
+        redrawActivities()
         // Reloads that waited for a missing extension may start now; others may now wait for one.
         for (id, record) in records where record.pending != nil && record.running == nil {
             tryStart(id, at: now)

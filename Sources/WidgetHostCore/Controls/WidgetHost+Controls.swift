@@ -95,6 +95,10 @@ extension WidgetHost {
             intent: action, kind: kind, widgetId: nil, now: now, environment: requestEnvironment, isOn: toggledTo)
         let id = enqueue(.perform(params), for: nil, on: ext.id, at: now)
         clientWaits[id] = .tap(toggledTo: toggledTo, previous: previous)
+        emit(
+            .intentStarted(
+                extension: ext.id, widgetId: nil, control: kind, at: now, intent: action.displayName, button: nil,
+                isOn: toggledTo))
         return .answerLater(id)
     }
 }

@@ -26,6 +26,8 @@ public struct ExtensionRequest: Sendable, Hashable {
         case perform(IntentPerformParams)
         case options(IntentOptionsParams)
         case controlValue(ControlValueParams)
+        /// A Live Activity's views (`Activities/WidgetHost+ActivityViews.swift`).
+        case activityRender(ActivityRenderParams)
 
         public var method: ExtensionMethod {
             switch self {
@@ -35,6 +37,7 @@ public struct ExtensionRequest: Sendable, Hashable {
             case .perform: .intentPerform
             case .options: .intentOptions
             case .controlValue: .controlValue
+            case .activityRender: .activityRender
             }
         }
     }

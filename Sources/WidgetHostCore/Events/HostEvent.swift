@@ -120,6 +120,9 @@ public enum ExtensionReply: Sendable, Hashable {
     case options(IntentOptionsResult)
     /// `control/value`'s result.
     case controlValue(ControlValueResult)
+    /// `activity/render`'s result, undecoded (`ActivityViewValidation` decodes and checks it),
+    /// and the size of the reply line in bytes.
+    case activityViews(JSONValue, byteCount: Int)
 }
 
 /// How a request to an extension failed, as the shell saw it. Timeouts and memory breaches

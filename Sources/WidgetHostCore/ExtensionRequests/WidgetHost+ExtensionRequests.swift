@@ -80,6 +80,8 @@ extension WidgetHost {
             optionsAnswered(request, .answered(result), at: now)
         case (.controlValue, .controlValue(let result)):
             controlAnswered(request, .answered(result), at: now)
+        case (.activityRender, .activityViews(let result, let byteCount)):
+            activityViewsAnswered(request, .answered((result, byteCount)), at: now)
         case (.placeholder, .entry(let reply)):
             guard let widget = request.widget, var record = records[widget] else { return }
             let (entry, notes) = ViewValidation.validate(reply, limits: configuration.limits)
@@ -146,6 +148,8 @@ extension WidgetHost {
             optionsAnswered(request, .failed(detail), at: now)
         case .controlValue:
             controlAnswered(request, .failed(detail), at: now)
+        case .activityRender:
+            activityViewsAnswered(request, .failed(detail), at: now)
         }
     }
 

@@ -14,7 +14,7 @@ extension WidgetHost {
 
     mutating func tap(_ request: TapRequest, at now: Date) -> HostReply {
         guard var record = records[request.widget] else { return .refused(.unknownWidget(request.widget)) }
-        if record.interaction != nil { return .refused(.intentRunning(request.widget)) }
+        if record.interaction?.isRunning == true { return .refused(.intentRunning(request.widget)) }
         let intent: IntentInvocation
         var button: String?
         var previous: Bool?
@@ -39,6 +39,10 @@ extension WidgetHost {
         records[request.widget] = record
         step.changed.insert(request.widget)
         clientWaits[id] = .tap(toggledTo: toggledTo, previous: previous)
+        emit(
+            .intentStarted(
+                extension: record.info.extension, widgetId: request.widget.rawValue, control: nil, at: now,
+                intent: intent.displayName, button: button, isOn: toggledTo))
         return .answerLater(id)
     }
 
@@ -65,7 +69,12 @@ extension WidgetHost {
         }
         var reload: WidgetReloadOutcome?
         if let widget = request.widget, var record = records[widget] {
-            record.interaction = nil
+            // A success keeps showing the tap until its reload lands; a failure rolls it back now.
+            if case .succeeded = end, record.interaction?.request == request.id {
+                record.interaction?.endedAt = now
+            } else if record.interaction?.request == request.id {
+                record.interaction = nil
+            }
             records[widget] = record
             step.changed.insert(widget)
             if case .succeeded = end {

@@ -13,10 +13,12 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
     /// Its `.entitlements` grant `com.apple.developer.activity-push-notification-frequent-updates`:
     /// its app's Live Activities get the higher push budget.
     public var frequentPushUpdates: Bool
+    /// The `ActivityAttributes` types it draws Live Activities for (`initialize`'s `activities`).
+    public var activities: [String]
 
     public init(
         id: String, app: String? = nil, displayName: String? = nil, widgets: [WidgetDescriptor],
-        controls: [ControlDescriptor] = [], frequentPushUpdates: Bool = false
+        controls: [ControlDescriptor] = [], frequentPushUpdates: Bool = false, activities: [String] = []
     ) {
         self.id = id
         self.app = app ?? Self.appID(forExtension: id)
@@ -24,6 +26,23 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
         self.widgets = widgets
         self.controls = controls
         self.frequentPushUpdates = frequentPushUpdates
+        self.activities = activities
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, app, displayName, widgets, controls, frequentPushUpdates, activities
+    }
+
+    /// Descriptors written before `activities` existed decode with none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        app = try container.decode(String.self, forKey: .app)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        widgets = try container.decode([WidgetDescriptor].self, forKey: .widgets)
+        controls = try container.decode([ControlDescriptor].self, forKey: .controls)
+        frequentPushUpdates = try container.decode(Bool.self, forKey: .frequentPushUpdates)
+        activities = try container.decodeIfPresent([String].self, forKey: .activities) ?? []
     }
 
     /// The containing app's id is the extension's bundle id minus its last component

@@ -30,8 +30,8 @@ public struct WidgetRecord: Sendable, Hashable, Codable {
     public var diagnostics: [Diagnostic] = []
     /// The entry last announced as shown, to notice changes.
     public var shown: CurrentEntry?
-    /// An intent tapped in this widget that is running (its Toggle shows the new state and
-    /// `invalidatableContent` dims until it ends).
+    /// An intent tapped in this widget: running, or succeeded and waiting for the reload it
+    /// asked for (its Toggle shows the new state and `invalidatableContent` dims until then).
     public var interaction: RunningIntent?
 
     public init(info: WidgetInfo, addedAt: Date, pinnedBudget: Int?) {
@@ -86,4 +86,10 @@ public struct RunningIntent: Sendable, Hashable, Codable {
     public var startedAt: Date
     /// A toggle's new state, shown at once; rolled back if the intent fails.
     public var toggledTo: Bool?
+    /// When the intent succeeded. The tap's state stays shown until a reload started at or
+    /// after this instant lands, so a Toggle does not flick back to the old entry's state.
+    public var endedAt: Date?
+
+    /// The intent itself is still running: another tap on the widget waits.
+    public var isRunning: Bool { endedAt == nil }
 }

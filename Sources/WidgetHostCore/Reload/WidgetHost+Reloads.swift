@@ -215,6 +215,8 @@ extension WidgetRecord {
         at now: Date
     ) -> (LastOutcome, [TimelineValidation.Note]) {
         self.running = nil
+        // The reload an intent asked for has landed (or failed): the widget shows its entry again.
+        if let ended = interaction?.endedAt, running.startedAt >= ended { interaction = nil }
         var result = ReloadResultKind.success
         var detail: String?
         var notes: [TimelineValidation.Note] = []

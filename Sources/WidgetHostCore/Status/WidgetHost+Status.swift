@@ -67,6 +67,11 @@ extension WidgetHost {
             staleSeconds: staleSince.map { max(0, now.timeIntervalSince($0)) } ?? 0,
             backoff: BackoffStatus(
                 consecutiveFailures: record.backoff.consecutiveFailures, until: record.backoff.until),
-            diagnostics: record.diagnostics)
+            diagnostics: record.diagnostics,
+            interaction: record.interaction.map {
+                IntentInteraction(
+                    intent: $0.intent.displayName, button: $0.button, startedAt: $0.startedAt, toggledTo: $0.toggledTo,
+                    endedAt: $0.endedAt)
+            })
     }
 }

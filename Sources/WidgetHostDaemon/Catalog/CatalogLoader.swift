@@ -51,7 +51,9 @@ struct CatalogLoader {
                     var entry = bundle.loaded(widgets: answer.widgets, controls: answer.controls ?? [])
                     entry.sandbox = spawner.confinement.sandbox(for: launch)
                     loaded.append(entry)
-                    descriptors.append(bundle.descriptor(widgets: answer.widgets, controls: answer.controls ?? []))
+                    descriptors.append(
+                        bundle.descriptor(
+                            widgets: answer.widgets, controls: answer.controls ?? [], activities: answer.activities ?? []))
                 case .failure(let failure):
                     skipped.append(
                         SkippedBundle(

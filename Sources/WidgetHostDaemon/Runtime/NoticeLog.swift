@@ -46,6 +46,10 @@ enum NoticeLog {
             return (.notice, "widget removed", metadata)
         case .snapshotReceived:
             return (.debug, "snapshot received", metadata)
+        case .intentStarted(_, _, let control, _, let intent, _, _):
+            var metadata = metadata
+            if let control { metadata["CONTROL_KIND"] = "\(control)" }
+            return (.debug, "intent \(intent) started", metadata)
         case .intentFinished(_, _, let control, _, let intent, let outcome, let durationMs, let detail):
             var metadata = metadata
             if let control { metadata["CONTROL_KIND"] = "\(control)" }

@@ -17,6 +17,18 @@ enum InitializeCheck {
             return (Finding(.initialize, .fail, title: title, detail: detail, fix: fix, seconds: outcome.seconds), [])
         case .success(let result):
             let empty = result.widgets.filter { $0.supportedFamilies.isEmpty }.map(\.kind)
+            let activities = result.activities ?? []
+            if result.widgets.isEmpty, !activities.isEmpty {
+                // A bundle of Live Activities only: nothing for the gallery, and nothing wrong.
+                return (
+                    Finding(
+                        .initialize, .pass, title: title,
+                        detail: "in \(Figures.duration(outcome.seconds)): no widgets; Live Activities for "
+                            + activities.joined(separator: ", "),
+                        seconds: outcome.seconds),
+                    []
+                )
+            }
             if result.widgets.isEmpty || !empty.isEmpty {
                 let what = result.widgets.isEmpty
                     ? "initialize listed no widgets" : "\(empty.joined(separator: ", ")) support no family"

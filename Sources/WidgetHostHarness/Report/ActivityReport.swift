@@ -99,6 +99,8 @@ struct ActivityRecorder: Sendable {
             report.dismissedAt = notice.at
         case .refused:
             report.refused += 1
+        case .rendered:
+            break
         }
         reports[id] = report
     }

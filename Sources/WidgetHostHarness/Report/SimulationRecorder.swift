@@ -55,7 +55,7 @@ struct SimulationRecorder {
                 }
             }
         case .widgetRemoved, .entryChanged, .diagnostic, .snapshotReceived, .extensionKilled, .extensionStopped,
-            .intentFinished, .controlUpdated:
+            .intentStarted, .intentFinished, .controlUpdated:
             break
         case .activity(let activity):
             activities.record(activity)

@@ -45,7 +45,8 @@ struct FakeTimeExtension {
         switch InitializeProbe.run(probe.launch(at: start), limits: limits) {
         case .success(let answer):
             return FakeTimeExtension(
-                bundle: bundle, descriptor: bundle.descriptor(widgets: answer.widgets, controls: answer.controls ?? []),
+                bundle: bundle, descriptor: bundle.descriptor(
+                    widgets: answer.widgets, controls: answer.controls ?? [], activities: answer.activities ?? []),
                 baseEnvironment: environment)
         case .failure(let failure):
             throw HarnessError(InitializeProbe.skipReason(failure, executable: path))

@@ -152,6 +152,7 @@ extension ExtensionRequest.Call {
         case .perform(let params): params.kind
         case .options(let params): params.kind
         case .controlValue(let params): params.kind
+        case .activityRender(let params): params.attributesType
         }
     }
 }

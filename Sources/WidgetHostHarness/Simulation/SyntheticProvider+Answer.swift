@@ -31,6 +31,13 @@ extension SyntheticProvider {
             return .options(IntentOptionsResult(options: []))
         case .controlValue:
             return .controlValue(ControlValueResult())
+        case .activityRender(let params):
+            // One line of text per presentation: the activity's id.
+            let view = ViewArchive(family: nil, root: ViewNode(.text([ArchiveTextRun(.string(params.activityId))])))
+            let result = ActivityRenderResult(
+                lockScreen: view, compactLeading: view, compactTrailing: view, minimal: view,
+                expanded: ActivityRenderResult.regionPositions.map { .init(position: $0, view: view) })
+            return .activityViews((try? JSONValue(encoding: result)) ?? .null, byteCount: 1000)
         }
     }
 }

@@ -94,10 +94,14 @@ public struct ActivityDetailResult: Sendable, Hashable, Codable {
     public var now: Date
     public var activity: ActivityInfo
     public var history: [ActivityHistoryItem]
-    public init(now: Date, activity: ActivityInfo, history: [ActivityHistoryItem]) {
+    /// Its views as the extension last drew them (`activity/render`); absent before the first
+    /// answer, when its extension declares no `ActivityConfiguration` for it, and once dismissed.
+    public var views: ActivityViews?
+    public init(now: Date, activity: ActivityInfo, history: [ActivityHistoryItem], views: ActivityViews? = nil) {
         self.now = now
         self.activity = activity
         self.history = history
+        self.views = views
     }
 }
 

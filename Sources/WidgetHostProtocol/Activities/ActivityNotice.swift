@@ -14,6 +14,8 @@ public struct ActivityNotice: Sendable, Hashable, Codable {
         case dismissed
         /// A request or push was refused (too large, too many, bad token, ended activity …).
         case refused
+        /// The extension drew the activity's views anew (`activity/render`); not in its history.
+        case rendered
     }
 
     public var event: Event

@@ -32,11 +32,14 @@ private struct FlatNotice: Codable {
     var detail: String?
     var entry: TimelineEntryPayload?
     var diagnostic: Diagnostic?
-    /// `intentFinished`, `controlUpdated`: the control's kind.
+    /// `intentStarted`, `intentFinished`, `controlUpdated`: the control's kind.
     var control: String?
-    /// `intentFinished`: the intent's title or type, and how it ended.
+    /// `intentStarted`, `intentFinished`: the intent's title or type; how it ended.
     var intent: String?
     var outcome: IntentOutcome?
+    /// `intentStarted`: the tapped button's id, and a Toggle's new state.
+    var button: String?
+    var isOn: Bool?
     /// `controlUpdated`: the provider's answer.
     var value: ControlValueResult?
     /// For the `activity…` types: the whole activity notice.
@@ -90,6 +93,11 @@ private struct FlatNotice: Codable {
             self.detail = detail
         case .extensionStopped(_, _, let detail):
             self.detail = detail
+        case .intentStarted(_, _, let control, _, let intent, let button, let isOn):
+            self.control = control
+            self.intent = intent
+            self.button = button
+            self.isOn = isOn
         case .intentFinished(_, _, let control, _, let intent, let outcome, let durationMs, let detail):
             self.control = control
             self.intent = intent
@@ -183,6 +191,10 @@ private struct FlatNotice: Codable {
         case .extensionStopped:
             return .extensionStopped(
                 extension: try required(self.extension, "extension"), at: at, detail: try required(detail, "detail"))
+        case .intentStarted:
+            return .intentStarted(
+                extension: try required(self.extension, "extension"), widgetId: widgetId, control: control, at: at,
+                intent: try required(intent, "intent"), button: button, isOn: isOn)
         case .intentFinished:
             return .intentFinished(
                 extension: try required(self.extension, "extension"), widgetId: widgetId, control: control, at: at,
@@ -193,7 +205,7 @@ private struct FlatNotice: Codable {
                 extension: try required(self.extension, "extension"), control: try required(control, "control"), at: at,
                 value: value, detail: detail)
         case .activityRequested, .activityUpdated, .activityThrottled, .activityStale, .activityEnded,
-            .activityDismissed, .activityRefused:
+            .activityDismissed, .activityRefused, .activityRendered:
             preconditionFailure("activity notices are decoded above")
         }
     }

@@ -29,6 +29,10 @@ public enum HostNotice: Sendable, Hashable {
         footprintBytes: Int?, detail: String)
     /// The process of `extension` was stopped after it had been idle; `detail` says how long.
     case extensionStopped(extension: String, at: Date, detail: String)
+    /// A tap started an intent in `widgetId` (on its `button`, a Toggle turning `isOn`), or on
+    /// the control `control`. `intentFinished` follows.
+    case intentStarted(
+        extension: String, widgetId: String?, control: String?, at: Date, intent: String, button: String?, isOn: Bool?)
     /// An intent ran (a tap in `widgetId`, or on the control `control`) and ended with `outcome`.
     case intentFinished(
         extension: String, widgetId: String?, control: String?, at: Date, intent: String, outcome: IntentOutcome,
@@ -51,6 +55,7 @@ public enum HostNotice: Sendable, Hashable {
         case extensionKilled
         case extensionStopped
         case snapshotReceived
+        case intentStarted
         case intentFinished
         case controlUpdated
         case activityRequested
@@ -60,6 +65,7 @@ public enum HostNotice: Sendable, Hashable {
         case activityEnded
         case activityDismissed
         case activityRefused
+        case activityRendered
 
         init(_ event: ActivityNotice.Event) {
             switch event {
@@ -70,6 +76,7 @@ public enum HostNotice: Sendable, Hashable {
             case .ended: self = .activityEnded
             case .dismissed: self = .activityDismissed
             case .refused: self = .activityRefused
+            case .rendered: self = .activityRendered
             }
         }
 
@@ -82,6 +89,7 @@ public enum HostNotice: Sendable, Hashable {
             case .activityEnded: .ended
             case .activityDismissed: .dismissed
             case .activityRefused: .refused
+            case .activityRendered: .rendered
             default: nil
             }
         }
@@ -100,6 +108,7 @@ public enum HostNotice: Sendable, Hashable {
         case .snapshotReceived: .snapshotReceived
         case .extensionKilled: .extensionKilled
         case .extensionStopped: .extensionStopped
+        case .intentStarted: .intentStarted
         case .intentFinished: .intentFinished
         case .controlUpdated: .controlUpdated
         case .activity(let notice): NoticeType(notice.event)
@@ -112,7 +121,8 @@ public enum HostNotice: Sendable, Hashable {
             .reloadCoalesced(_, let at, _, _, _), .reloadDeferred(_, let at, _, _, _, _),
             .reloadFinished(_, let at, _, _, _, _, _), .entryChanged(_, let at, _, _),
             .snapshotReceived(_, let at, _), .extensionKilled(_, _, let at, _, _, _, _),
-            .extensionStopped(_, let at, _), .intentFinished(_, _, _, let at, _, _, _, _),
+            .extensionStopped(_, let at, _), .intentStarted(_, _, _, let at, _, _, _),
+            .intentFinished(_, _, _, let at, _, _, _, _),
             .controlUpdated(_, _, let at, _, _):
             at
         case .diagnostic(_, let diagnostic): diagnostic.at
@@ -138,7 +148,8 @@ public enum HostNotice: Sendable, Hashable {
             (widget, widget.id, widget.extension)
         case .extensionKilled(let ext, let widgetId, _, _, _, _, _): (nil, widgetId, ext)
         case .extensionStopped(let ext, _, _), .controlUpdated(let ext, _, _, _, _): (nil, nil, ext)
-        case .intentFinished(let ext, let widgetId, _, _, _, _, _, _): (nil, widgetId, ext)
+        case .intentStarted(let ext, let widgetId, _, _, _, _, _), .intentFinished(let ext, let widgetId, _, _, _, _, _, _):
+            (nil, widgetId, ext)
         case .activity(let notice): (nil, nil, notice.app)
         }
     }

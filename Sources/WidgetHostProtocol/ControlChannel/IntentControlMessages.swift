@@ -47,6 +47,29 @@ public struct TapParams: Sendable, Hashable, Codable {
     }
 }
 
+/// An intent a tap started in a widget (`status`), from the tap until the intent fails or the
+/// reload it asked for lands: what the widget shows meanwhile — the tapped Toggle in its new
+/// state, `invalidatableContent` dimmed.
+public struct IntentInteraction: Sendable, Hashable, Codable {
+    /// The intent's title or type.
+    public var intent: String
+    /// The tapped button's id in the archive (`b1`, …); nil for a tap by intent.
+    public var button: String?
+    public var startedAt: Date
+    /// A Toggle's new state, shown until the reload lands (rolled back if the intent fails).
+    public var toggledTo: Bool?
+    /// When the intent succeeded; nil while it runs. The widget is then waiting for its reload.
+    public var endedAt: Date?
+
+    public init(intent: String, button: String?, startedAt: Date, toggledTo: Bool?, endedAt: Date? = nil) {
+        self.intent = intent
+        self.button = button
+        self.startedAt = startedAt
+        self.toggledTo = toggledTo
+        self.endedAt = endedAt
+    }
+}
+
 /// `tapControl`: the user taps a Control widget.
 public struct TapControlParams: Sendable, Hashable, Codable {
     public var kind: String

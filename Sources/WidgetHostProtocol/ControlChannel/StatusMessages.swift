@@ -144,11 +144,13 @@ public struct WidgetStatus: Sendable, Hashable, Codable {
     public var staleSeconds: Double
     public var backoff: BackoffStatus
     public var diagnostics: [Diagnostic]
+    /// An intent tapped in the widget that is still running (protocol version 3).
+    public var interaction: IntentInteraction?
 
     public init(
         widget: WidgetInfo, addedAt: Date, budget: BudgetStatus, nextReload: NextReload, reloadRunning: Bool,
         lastOutcome: LastOutcome?, currentEntry: CurrentEntry, policy: TimelinePolicy?, staleSince: Date?,
-        staleSeconds: Double, backoff: BackoffStatus, diagnostics: [Diagnostic]
+        staleSeconds: Double, backoff: BackoffStatus, diagnostics: [Diagnostic], interaction: IntentInteraction? = nil
     ) {
         self.widget = widget
         self.addedAt = addedAt
@@ -162,6 +164,7 @@ public struct WidgetStatus: Sendable, Hashable, Codable {
         self.staleSeconds = staleSeconds
         self.backoff = backoff
         self.diagnostics = diagnostics
+        self.interaction = interaction
     }
 }
 

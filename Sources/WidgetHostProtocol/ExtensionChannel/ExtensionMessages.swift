@@ -53,9 +53,14 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     public var widgets: [WidgetDescriptor]
     /// Control widgets (protocol version 3); absent: none.
     public var controls: [ControlDescriptor]?
-    public init(widgets: [WidgetDescriptor], controls: [ControlDescriptor]? = nil) {
+    /// The `ActivityAttributes` types it has an `ActivityConfiguration` for, by name
+    /// (protocol version 3): the host asks it for those Live Activities' views
+    /// (`activity/render`). Absent: none.
+    public var activities: [String]?
+    public init(widgets: [WidgetDescriptor], controls: [ControlDescriptor]? = nil, activities: [String]? = nil) {
         self.widgets = widgets
         self.controls = controls
+        self.activities = activities
     }
 }
 

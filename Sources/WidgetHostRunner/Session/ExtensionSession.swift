@@ -87,6 +87,7 @@ public struct ExtensionSession: Sendable {
         case .perform(let value): params = try? JSONValue(encoding: value)
         case .options(let value): params = try? JSONValue(encoding: value)
         case .controlValue(let value): params = try? JSONValue(encoding: value)
+        case .activityRender(let value): params = try? JSONValue(encoding: value)
         }
         running = Running(id: id, method: call.method)
         return [write(.request(id: .number(id.value), method: call.method.rawValue, params: params))]

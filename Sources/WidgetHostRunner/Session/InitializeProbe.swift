@@ -31,9 +31,10 @@ public enum InitializeProbe {
         }
     }
 
-    /// The catalog's reading of an answer: the widgets (and controls), or why the bundle is skipped.
+    /// The catalog's reading of an answer: the widgets (and controls, and Live Activities), or
+    /// why the bundle is skipped. A bundle of Live Activities only is loaded.
     public static func widgets(_ answer: Result<InitializeResult, Failure>) -> Result<InitializeResult, Failure> {
-        answer.flatMap { $0.widgets.isEmpty ? .failure(.noWidgets) : .success($0) }
+        answer.flatMap { $0.widgets.isEmpty && ($0.activities ?? []).isEmpty ? .failure(.noWidgets) : .success($0) }
     }
 
     /// Why the bundle was skipped, for `extensions` and the log: the executable, what is

@@ -18,8 +18,8 @@ enum ReplyDecoding {
             case .controlValue: return .success(.controlValue(try result.decode(as: ControlValueResult.self)))
             case .initialize: return .failure(.protocolError("initialize is answered through the session, not as a reply"))
             case .activityRender:
-                // The daemon does not ask for an activity's views yet; ActivityViewValidation checks them.
-                return .failure(.protocolError("activity/render replies are not taken by this host yet"))
+                // The core decodes and checks it (ActivityViewValidation): an archive is untrusted input.
+                return .success(.activityViews(result, byteCount: byteCount))
             }
         } catch {
             return .failure(

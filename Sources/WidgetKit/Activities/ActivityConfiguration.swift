@@ -10,7 +10,8 @@ import WidgetHostProtocol
 /// activity's attributes and state (`archives(attributes:state:…)`), the archives the host
 /// draws on its Lock Screen; the extension server answers `activity/render` with them.
 public struct ActivityConfiguration<Attributes: ActivityAttributes>: PrimitiveWidgetConfiguration {
-    let render: @Sendable (ActivityViewContext<Attributes>, EnvironmentValues) -> ActivityArchives
+    /// Archives each presentation in the environment the second argument gives for it.
+    let render: @Sendable (ActivityViewContext<Attributes>, (ActivityPresentation) -> EnvironmentValues) -> ActivityArchives
 
     var definitions: [WidgetDefinition] { [] }
     var activityRenderers: [ActivityRenderer] { [renderer] }
@@ -22,12 +23,18 @@ public struct ActivityConfiguration<Attributes: ActivityAttributes>: PrimitiveWi
     ) {
         render = { context, environment in
             let island = dynamicIsland(context)
-            func archive(_ view: AnyView) -> ViewNode { _ViewArchiver.archive(view, environment: environment) }
+            func archive(_ view: AnyView, _ presentation: ActivityPresentation) -> ViewNode {
+                _ViewArchiver.archive(view, environment: environment(presentation))
+            }
             return ActivityArchives(
-                lockScreen: _ViewArchiver.archive(content(context), environment: environment),
-                compactLeading: archive(island.compactLeading), compactTrailing: archive(island.compactTrailing),
-                minimal: archive(island.minimal),
-                expanded: island.expanded.map { ActivityArchives.Region(position: $0.position.name, view: archive($0.view)) })
+                lockScreen: _ViewArchiver.archive(content(context), environment: environment(.lockScreen)),
+                compactLeading: archive(island.compactLeading, .compactLeading),
+                compactTrailing: archive(island.compactTrailing, .compactTrailing),
+                minimal: archive(island.minimal, .minimal),
+                expanded: island.expanded.map { region in
+                    let presentation = ActivityPresentation(rawValue: "expanded.\(region.position.name)") ?? .expandedBottom
+                    return ActivityArchives.Region(position: region.position.name, view: archive(region.view, presentation))
+                })
         }
     }
 
@@ -40,7 +47,7 @@ public struct ActivityConfiguration<Attributes: ActivityAttributes>: PrimitiveWi
         let context = ActivityViewContext<Attributes>(
             state: try state.decode(as: Attributes.ContentState.self),
             attributes: try attributes.decode(as: Attributes.self), activityID: activityID, isStale: isStale)
-        return render(context, environment)
+        return render(context) { _ in environment }
     }
 }
 

@@ -22,18 +22,24 @@ extension ActivityConfiguration {
     var renderer: ActivityRenderer {
         let render = self.render
         return ActivityRenderer(attributesType: String(describing: Attributes.self)) { params, environment in
-            // An activity has no widget family; its views are drawn in the medium widget's environment.
-            let values = EnvironmentValues(family: .systemMedium, environment)
+            // An activity has no widget family: each presentation has its own environment.
             let context = ActivityViewContext<Attributes>(
                 state: try params.state.decode(as: Attributes.ContentState.self),
                 attributes: try params.attributes.decode(as: Attributes.self), activityID: params.activityId,
                 isStale: params.isStale ?? false)
-            let archives = render(context, values)
-            func wrap(_ node: ViewNode) -> ViewArchive { ViewArchive(family: nil, environment: environment, root: node) }
+            let archives = render(context) { EnvironmentValues(activity: $0, environment) }
+            func wrap(_ node: ViewNode, _ presentation: ActivityPresentation) -> ViewArchive {
+                ViewArchive(family: nil, environment: environment.drawing(presentation), root: node)
+            }
             return ActivityRenderResult(
-                lockScreen: wrap(archives.lockScreen), compactLeading: wrap(archives.compactLeading),
-                compactTrailing: wrap(archives.compactTrailing), minimal: wrap(archives.minimal),
-                expanded: archives.expanded.map { .init(position: $0.position, view: wrap($0.view)) })
+                lockScreen: wrap(archives.lockScreen, .lockScreen),
+                compactLeading: wrap(archives.compactLeading, .compactLeading),
+                compactTrailing: wrap(archives.compactTrailing, .compactTrailing),
+                minimal: wrap(archives.minimal, .minimal),
+                expanded: archives.expanded.map { region in
+                    let presentation = ActivityPresentation(rawValue: "expanded.\(region.position)") ?? .expandedBottom
+                    return .init(position: region.position, view: wrap(region.view, presentation))
+                })
         }
     }
 }

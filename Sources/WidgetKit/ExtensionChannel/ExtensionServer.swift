@@ -65,7 +65,9 @@ public struct ExtensionServer: Sendable {
 
     /// What `initialize` answers.
     public var initializeResult: InitializeResult {
-        InitializeResult(widgets: widgets.map(\.descriptor), controls: controls.isEmpty ? nil : controls.map(\.descriptor))
+        InitializeResult(
+            widgets: widgets.map(\.descriptor), controls: controls.isEmpty ? nil : controls.map(\.descriptor),
+            activities: activities.isEmpty ? nil : activities.map(\.attributesType))
     }
 
     // MARK: Lines and frames

@@ -50,6 +50,11 @@ enum EventText {
             parts.append(dash(detail))
         case .extensionStopped(_, _, let detail):
             parts.append(dash(detail))
+        case .intentStarted(_, _, let control, _, let intent, let button, let isOn):
+            if let control { parts.append("control \(control)") }
+            parts.append(intent)
+            if let button { parts.append("(\(button))") }
+            if let isOn { parts.append(isOn ? "→ on" : "→ off") }
         case .intentFinished(_, _, let control, _, let intent, let outcome, let durationMs, let detail):
             if let control { parts.append("control \(control)") }
             parts.append(intent)

@@ -41,15 +41,23 @@ struct RenderOutputOptions: ParsableArguments {
 enum RenderFiles {
     /// Writes `page` to the HTML file, or screenshots it into the PNG file.
     static func write(page: String, width: Double, height: Double, scale: Double, _ output: RenderOutputOptions) throws {
-        if let html = output.html {
+        try write(page: page, width: width, height: height, scale: scale, html: output.html, png: output.png)
+    }
+
+    /// Writes `page` to the HTML file, or screenshots it into the PNG file (at most one is given);
+    /// says so on stdout unless `announce` is false (stdout holds JSON).
+    static func write(
+        page: String, width: Double, height: Double, scale: Double, html: String?, png: String?, announce: Bool = true
+    ) throws {
+        if let html {
             do {
                 try Data(page.utf8).write(to: URL(fileURLWithPath: html))
             } catch {
                 Console.error("widgethost: cannot write \(html): \(error.localizedDescription)")
                 throw ExitCode(73)
             }
-            Console.output("wrote \(html)")
-        } else if let png = output.png {
+            if announce { Console.output("wrote \(html)") }
+        } else if let png {
             do {
                 try ChromiumScreenshot.capture(
                     html: page, width: width, height: height, scale: scale, to: URL(fileURLWithPath: png))
@@ -57,7 +65,7 @@ enum RenderFiles {
                 Console.error("widgethost: \(error)")
                 throw ExitCode(error == .notInstalled ? 69 : 70)
             }
-            Console.output("wrote \(png) (\(Int(width * scale))×\(Int(height * scale)) px)")
+            if announce { Console.output("wrote \(png) (\(Int(width * scale))×\(Int(height * scale)) px)") }
         }
     }
 }

@@ -101,7 +101,7 @@ struct TestHost {
             case .hold:
                 held.append(request)
             }
-        case .perform, .options, .controlValue:
+        case .perform, .options, .controlValue, .activityRender:
             if let reply = intents(request.call) {
                 absorb(host.handle(.extensionReplied(request.id, reply, footprintBytes: nil), at: now))
             } else {
