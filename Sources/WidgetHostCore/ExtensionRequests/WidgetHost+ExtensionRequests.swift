@@ -18,24 +18,23 @@ extension WidgetHost {
     /// Sends the next queued request if the extension is free; an extension left with nothing
     /// to do is stopped after the idle timeout.
     mutating func dispatchNext(on ext: String, at now: Date) {
-        // Out of the dictionary while it changes: a copy would copy every waiting request
+        // In place (`queues.values[index]`): a copy would copy every waiting request
         // (quadratic when thousands of widgets wait on one extension).
-        guard var queue = queues.removeValue(forKey: ext) else { return }
-        defer { queues[ext] = queue }
-        guard queue.inFlight == nil else { return }
-        guard var request = queue.waiting.popFirst() else {
-            if queue.processAlive {
-                if queue.idleSince == nil { queue.idleSince = now }
-                deadlines.schedule(.extension(ext), at: queue.idleSince! + configuration.extensionLifecycle.idleTimeout)
+        guard let index = queues.index(forKey: ext), queues.values[index].inFlight == nil else { return }
+        guard var request = queues.values[index].waiting.popFirst() else {
+            if queues.values[index].processAlive {
+                let idleSince = queues.values[index].idleSince ?? now
+                queues.values[index].idleSince = idleSince
+                deadlines.schedule(.extension(ext), at: idleSince + configuration.extensionLifecycle.idleTimeout)
             } else {
                 deadlines.schedule(.extension(ext), at: nil)
             }
             return
         }
         request.deadline = now + configuration.limits.timeout(for: request.call.method)
-        queue.inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
-        queue.idleSince = nil
-        queue.processAlive = true
+        queues.values[index].inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
+        queues.values[index].idleSince = nil
+        queues.values[index].processAlive = true
         step.effects.append(.send(request))
         deadlines.schedule(.extension(ext), at: request.deadline)
     }

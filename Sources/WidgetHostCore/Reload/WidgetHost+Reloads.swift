@@ -12,20 +12,22 @@ extension WidgetHost {
     mutating func requestReload(
         _ id: WidgetID, cause: ReloadCause, exemption requested: Exemption?, at now: Date
     ) -> WidgetReloadOutcome {
-        guard var record = records[id] else { preconditionFailure("requestReload for unknown widget \(id)") }
-        let exemption = requested ?? (configuration.budget.enforce ? nil : .budgetNotEnforced)
-        let merged = record.pending != nil
-        if var pending = record.pending {
-            pending.coalesce(cause: cause, exemption: exemption, at: now)
-            record.pending = pending
-        } else {
-            record.pending = PendingReload(requestedAt: now, cause: cause, exemption: exemption)
+        guard let index = records.index(forKey: id) else {
+            preconditionFailure("requestReload for unknown widget \(id)")
         }
-        records[id] = record
+        let exemption = requested ?? (configuration.budget.enforce ? nil : .budgetNotEnforced)
+        // In place: a copy of the record out of `records` and back would copy its timeline and lists.
+        let merged = records.values[index].pending != nil
+        if merged {
+            records.values[index].pending!.coalesce(cause: cause, exemption: exemption, at: now)
+        } else {
+            records.values[index].pending = PendingReload(requestedAt: now, cause: cause, exemption: exemption)
+        }
         step.changed.insert(id)
-        let budgeted = record.pending?.isBudgeted ?? true
+        let budgeted = records.values[index].pending?.isBudgeted ?? true
         let attempt = tryStart(id, at: now)
 
+        guard let record = records[id] else { preconditionFailure("requestReload: widget \(id) vanished") }
         var outcome = WidgetReloadOutcome(id: id.rawValue, kind: record.info.kind, outcome: .started, budgeted: budgeted)
         if case .deferred(let until, let reason) = attempt {
             outcome.outcome = merged ? .coalesced : .deferred
@@ -35,24 +37,21 @@ extension WidgetHost {
                 emit(.reloadCoalesced(record.noticeWidget, at: now, budgeted: budgeted, until: until, reason: reason))
             }
         }
-        outcome.budget = records[id].map { budgetUsage(of: $0, at: now) }
+        outcome.budget = budgetUsage(of: record, at: now)
         return outcome
     }
 
     /// Starts the pending reload if every gate allows it now; otherwise records why not and until when.
     @discardableResult
     mutating func tryStart(_ id: WidgetID, at now: Date) -> StartAttempt? {
-        guard var record = records[id], var pending = record.pending else { return nil }
+        guard let index = records.index(forKey: id), var pending = records.values[index].pending else { return nil }
         let decision: (until: Date?, reason: DeferralReason)
-        if record.running != nil {
+        if records.values[index].running != nil {
             decision = (nil, .reloadInProgress)
-        } else if catalog.descriptor(of: record.info.extension) == nil {
+        } else if catalog.descriptor(of: records.values[index].info.extension) == nil {
             decision = (nil, .extensionUnavailable)
         } else {
-            let gates = Gates.decide(
-                budgeted: pending.isBudgeted, backoff: record.backoff,
-                ledger: record.ledger, budgetLimit: record.dailyBudget(configuration, at: now).limit,
-                rules: configuration, at: now)
+            let gates = records.values[index].gates(for: pending, configuration: configuration, at: now)
             guard let reason = gates.reason else {
                 start(id, at: now)
                 return .started
@@ -63,13 +62,12 @@ extension WidgetHost {
         if pending.deferredUntil != decision.until || pending.deferredBy != decision.reason {
             pending.deferredUntil = decision.until
             pending.deferredBy = decision.reason
-            record.pending = pending
-            records[id] = record
+            records.values[index].pending = pending
             step.changed.insert(id)
             emit(
                 .reloadDeferred(
-                    record.noticeWidget, at: now, budgeted: pending.isBudgeted, requestedAt: pending.requestedAt,
-                    until: decision.until, reason: decision.reason))
+                    records.values[index].noticeWidget, at: now, budgeted: pending.isBudgeted,
+                    requestedAt: pending.requestedAt, until: decision.until, reason: decision.reason))
         }
         reschedule(id, at: now)
         return .deferred(until: decision.until, reason: decision.reason)
@@ -77,25 +75,27 @@ extension WidgetHost {
 
     /// Charges the reload (if budgeted) and queues `timeline/get` on the widget's extension.
     private mutating func start(_ id: WidgetID, at now: Date) {
-        guard var record = records[id], let pending = record.pending else { return }
+        guard let index = records.index(forKey: id), let pending = records.values[index].pending else { return }
         let budgeted = pending.isBudgeted
         if budgeted {
-            record.ledger = SlidingWindowBudget.pruned(record.ledger, window: configuration.budget.window, at: now)
-            record.ledger.append(now)
+            SlidingWindowBudget.prune(&records.values[index].ledger, window: configuration.budget.window, at: now)
+            records.values[index].ledger.append(now)
         }
-        record.running = RunningReload(
+        records.values[index].running = RunningReload(
             startedAt: now, requestedAt: pending.requestedAt, budgeted: budgeted, exemption: pending.exemption,
             cause: pending.cause)
-        record.pending = nil
-        records[id] = record
+        records.values[index].pending = nil
         step.changed.insert(id)
 
-        emit(.reloadStarted(record.noticeWidget, at: now, charge: pending.charge, requestedAt: pending.requestedAt))
+        let info = records.values[index].info
+        emit(
+            .reloadStarted(
+                records.values[index].noticeWidget, at: now, charge: pending.charge, requestedAt: pending.requestedAt))
 
         let params = TimelineParams(
-            kind: record.info.kind, family: record.info.family, widgetId: id.rawValue, now: now,
-            environment: requestEnvironment, configuration: record.info.configuration)
-        enqueue(.timeline(params), for: id, on: record.info.extension, at: now)
+            kind: info.kind, family: info.family, widgetId: id.rawValue, now: now,
+            environment: requestEnvironment, configuration: info.configuration)
+        enqueue(.timeline(params), for: id, on: info.extension, at: now)
         reschedule(id, at: now)
     }
 
@@ -107,11 +107,116 @@ extension WidgetHost {
     /// A reload's `timeline/get` ended: accept or reject the timeline, update backoff, and
     /// run whatever is waiting (a follow-up request, or a retry if the widget is still due).
     mutating func finishReload(_ id: WidgetID, _ end: ReloadEnd, peakFootprint: Int?, at now: Date) {
-        guard var record = records[id], let running = record.running else { return }
-        record.running = nil
-        // The reload an intent asked for has landed (or failed): the widget shows its entry again.
-        if let ended = record.interaction?.endedAt, running.startedAt >= ended { record.interaction = nil }
+        guard let index = records.index(forKey: id), let running = records.values[index].running else { return }
+        var (outcome, notes) = records.values[index].endReload(
+            running, end, peakFootprint: peakFootprint, configuration: configuration, at: now)
+        step.changed.insert(id)
 
+        emit(
+            .reloadFinished(
+                records.values[index].noticeWidget, at: now, budgeted: running.budgeted, result: outcome.result,
+                durationMs: outcome.durationMs, footprintBytes: peakFootprint, detail: outcome.detail))
+        let backoff = records.values[index].backoff
+        if outcome.result != .success, let until = backoff.until {
+            notes.append(
+                .init(
+                    code: "backoff", severity: .warning,
+                    message: "after \(backoff.consecutiveFailures) failure(s) in a row, "
+                        + "no reload before \(RFC3339.format(until))"))
+        }
+        for note in notes { addDiagnostic(note, to: id, at: now) }
+
+        announceEntryIfChanged(id, at: now)
+        if records[id]?.pending != nil {
+            tryStart(id, at: now)
+        } else {
+            requestDueReload(id, at: now)
+        }
+        reschedule(id, at: now)
+    }
+
+    /// If the widget's policy has fallen due (or it has no timeline at all), makes that reload pending.
+    mutating func requestDueReload(_ id: WidgetID, at now: Date) {
+        guard let index = records.index(forKey: id), records.values[index].pending == nil,
+            records.values[index].running == nil,
+            let due = records.values[index].policyDue(rules: configuration.policy), due <= now
+        else { return }
+        let failedLast = records.values[index].lastOutcome.map { $0.result != .success } ?? false
+        let exemption: Exemption? = configuration.budget.enforce ? nil : .budgetNotEnforced
+        let cause: ReloadCause = failedLast || records.values[index].timeline == nil ? .retry : .policy
+        records.values[index].pending = PendingReload(requestedAt: due, cause: cause, exemption: exemption)
+        step.changed.insert(id)
+        tryStart(id, at: now)
+    }
+
+    /// A widget's deadline came: start what may start, request what fell due, announce entry changes.
+    mutating func advance(_ id: WidgetID, at now: Date) {
+        guard let index = records.index(forKey: id) else { return }
+        if records.values[index].pending != nil {
+            if records.values[index].running == nil { tryStart(id, at: now) }
+        } else {
+            requestDueReload(id, at: now)
+        }
+        announceEntryIfChanged(id, at: now)
+        reschedule(id, at: now)
+    }
+
+    /// The widget's next deadline: a deferred reload's end, the policy's due time, or the
+    /// next entry change, whichever is first.
+    mutating func reschedule(_ id: WidgetID, at now: Date) {
+        guard let index = records.index(forKey: id) else {
+            deadlines.schedule(.widget(id), at: nil)
+            return
+        }
+        deadlines.schedule(.widget(id), at: records.values[index].nextDeadline(policy: configuration.policy, at: now))
+    }
+
+    mutating func announceEntryIfChanged(_ id: WidgetID, at now: Date) {
+        guard let index = records.index(forKey: id) else { return }
+        guard let change = records.values[index].showCurrentEntry(at: now) else { return }
+        step.changed.insert(id)
+        // A new timeline that keeps showing the previous entry changes the source, not what is shown.
+        guard change.entryChanged else { return }
+        emit(
+            .entryChanged(
+                records.values[index].noticeWidget, at: now, entry: change.current.entry, source: change.current.source))
+    }
+
+    mutating func addDiagnostic(_ note: TimelineValidation.Note, to id: WidgetID, at now: Date) {
+        guard let index = records.index(forKey: id) else { return }
+        let diagnostic = Diagnostic(at: now, code: note.code, severity: note.severity, message: note.message)
+        let kept = configuration.diagnosticsKept
+        records.values[index].diagnostics.append(diagnostic)
+        if records.values[index].diagnostics.count > kept {
+            records.values[index].diagnostics.removeFirst(records.values[index].diagnostics.count - kept)
+        }
+        step.changed.insert(id)
+        emit(.diagnostic(records.values[index].noticeWidget, diagnostic))
+    }
+
+    mutating func emit(_ notice: HostNotice) {
+        step.effects.append(.notice(notice))
+    }
+}
+
+/// The parts of a reload that change one record, applied in place (`records.values[index]`):
+/// copying a record out of `records` and back copies its timeline, ledger and diagnostics.
+extension WidgetRecord {
+    func gates(for pending: PendingReload, configuration: HostConfiguration, at now: Date) -> Gates.Decision {
+        Gates.decide(
+            budgeted: pending.isBudgeted, backoff: backoff, ledger: ledger,
+            budgetLimit: dailyBudget(configuration, at: now).limit, rules: configuration, at: now)
+    }
+
+    /// Accepts or rejects the timeline, records the outcome and backoff; returns the outcome
+    /// and the diagnostics to add.
+    fileprivate mutating func endReload(
+        _ running: RunningReload, _ end: WidgetHost.ReloadEnd, peakFootprint: Int?, configuration: HostConfiguration,
+        at now: Date
+    ) -> (LastOutcome, [TimelineValidation.Note]) {
+        self.running = nil
+        // The reload an intent asked for has landed (or failed): the widget shows its entry again.
+        if let ended = interaction?.endedAt, running.startedAt >= ended { interaction = nil }
         var result = ReloadResultKind.success
         var detail: String?
         var notes: [TimelineValidation.Note] = []
@@ -119,11 +224,11 @@ extension WidgetHost {
         case .received(let payload, let byteCount):
             switch TimelineValidation.validate(payload, byteCount: byteCount, limits: configuration.limits) {
             case .accepted(let entries, let validationNotes):
-                let shownBefore = record.currentEntry(at: now)
-                record.previousEntry = shownBefore.source == .placeholder ? nil : shownBefore.entry
-                record.timeline = AcceptedTimeline(
+                let shownBefore = currentEntry(at: now)
+                previousEntry = shownBefore.source == .placeholder ? nil : shownBefore.entry
+                timeline = AcceptedTimeline(
                     entries: entries, policy: payload.policy, receivedAt: now, reloadStartedAt: running.startedAt)
-                record.backoff.recordSuccess()
+                backoff.recordSuccess()
                 notes = validationNotes
                 if let due = ReloadPolicyRule.due(
                     policy: payload.policy, entries: entries, reloadStartedAt: running.startedAt,
@@ -147,7 +252,7 @@ extension WidgetHost {
         }
 
         if result != .success {
-            record.backoff.recordFailure(at: now, rules: configuration.backoff)
+            backoff.recordFailure(at: now, rules: configuration.backoff)
             if result != .invalidTimeline {
                 notes.append(
                     .init(
@@ -158,109 +263,38 @@ extension WidgetHost {
         let outcome = LastOutcome(
             result: result, startedAt: running.startedAt, finishedAt: now, peakFootprintBytes: peakFootprint,
             detail: detail)
-        record.lastOutcome = outcome
-        records[id] = record
-        step.changed.insert(id)
-
-        emit(
-            .reloadFinished(
-                record.noticeWidget, at: now, budgeted: running.budgeted, result: result,
-                durationMs: outcome.durationMs, footprintBytes: peakFootprint, detail: detail))
-        if result != .success, let until = record.backoff.until {
-            notes.append(
-                .init(
-                    code: "backoff", severity: .warning,
-                    message: "after \(record.backoff.consecutiveFailures) failure(s) in a row, "
-                        + "no reload before \(RFC3339.format(until))"))
-        }
-        for note in notes { addDiagnostic(note, to: id, at: now) }
-
-        announceEntryIfChanged(id, at: now)
-        if records[id]?.pending != nil {
-            tryStart(id, at: now)
-        } else {
-            requestDueReload(id, at: now)
-        }
-        reschedule(id, at: now)
-    }
-
-    /// If the widget's policy has fallen due (or it has no timeline at all), makes that reload pending.
-    mutating func requestDueReload(_ id: WidgetID, at now: Date) {
-        guard var record = records[id], record.pending == nil, record.running == nil,
-            let due = record.policyDue(rules: configuration.policy), due <= now
-        else { return }
-        let failedLast = record.lastOutcome.map { $0.result != .success } ?? false
-        let exemption: Exemption? = configuration.budget.enforce ? nil : .budgetNotEnforced
-        record.pending = PendingReload(
-            requestedAt: due, cause: failedLast || record.timeline == nil ? .retry : .policy, exemption: exemption)
-        records[id] = record
-        step.changed.insert(id)
-        tryStart(id, at: now)
-    }
-
-    /// A widget's deadline came: start what may start, request what fell due, announce entry changes.
-    mutating func advance(_ id: WidgetID, at now: Date) {
-        guard let record = records[id] else { return }
-        if record.pending != nil {
-            if record.running == nil { tryStart(id, at: now) }
-        } else {
-            requestDueReload(id, at: now)
-        }
-        announceEntryIfChanged(id, at: now)
-        reschedule(id, at: now)
+        lastOutcome = outcome
+        return (outcome, notes)
     }
 
     /// The widget's next deadline: a deferred reload's end, the policy's due time, or the
     /// next entry change, whichever is first.
-    mutating func reschedule(_ id: WidgetID, at now: Date) {
-        guard let record = records[id] else {
-            deadlines.schedule(.widget(id), at: nil)
-            return
-        }
+    func nextDeadline(policy: PolicyRules, at now: Date) -> Date? {
         var next: Date?
         func consider(_ date: Date?) {
             guard let date else { return }
             next = min(next ?? date, date)
         }
-        if record.running == nil {
-            if let pending = record.pending {
+        if running == nil {
+            if let pending {
                 consider(pending.deferredUntil)
             } else {
-                consider(record.policyDue(rules: configuration.policy))
+                consider(policyDue(rules: policy))
             }
         }
-        if let timeline = record.timeline {
+        if let timeline {
             consider(CurrentEntryRule.nextChange(after: now, entries: timeline.entries))
         }
-        deadlines.schedule(.widget(id), at: next)
+        return next
     }
 
-    mutating func announceEntryIfChanged(_ id: WidgetID, at now: Date) {
-        guard var record = records[id] else { return }
-        let current = record.currentEntry(at: now)
-        guard current != record.shown else { return }
-        let entryChanged = current.entry != record.shown?.entry
-        record.shown = current
-        records[id] = record
-        step.changed.insert(id)
-        // A new timeline that keeps showing the previous entry changes the source, not what is shown.
-        guard entryChanged else { return }
-        emit(.entryChanged(record.noticeWidget, at: now, entry: current.entry, source: current.source))
-    }
-
-    mutating func addDiagnostic(_ note: TimelineValidation.Note, to id: WidgetID, at now: Date) {
-        guard var record = records[id] else { return }
-        let diagnostic = Diagnostic(at: now, code: note.code, severity: note.severity, message: note.message)
-        record.diagnostics.append(diagnostic)
-        if record.diagnostics.count > configuration.diagnosticsKept {
-            record.diagnostics.removeFirst(record.diagnostics.count - configuration.diagnosticsKept)
-        }
-        records[id] = record
-        step.changed.insert(id)
-        emit(.diagnostic(record.noticeWidget, diagnostic))
-    }
-
-    mutating func emit(_ notice: HostNotice) {
-        step.effects.append(.notice(notice))
+    /// Records the entry shown at `now` if it is not the one last announced; nil when nothing changed.
+    fileprivate mutating func showCurrentEntry(at now: Date) -> (current: CurrentEntry, entryChanged: Bool)? {
+        let current = currentEntry(at: now)
+        // The entry is compared once (its content and view can be large); the source is cheap.
+        let entryChanged = current.entry != shown?.entry
+        guard entryChanged || current.source != shown?.source else { return nil }
+        shown = current
+        return (current, entryChanged)
     }
 }
