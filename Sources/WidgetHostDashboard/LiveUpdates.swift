@@ -58,7 +58,7 @@ final class LiveUpdates: @unchecked Sendable {
             // (it leaves the island) and when it is dismissed.
             switch activity.event {
             case .rendered, .stale, .ended, .dismissed, .requested: activitiesChanged = true
-            case .updated, .throttled, .refused: return
+            case .updated, .throttled, .ignored, .refused: return
             }
             scheduleFlush()
             return

@@ -291,7 +291,7 @@ extension WidgetHost {
         step.activitiesChanged.insert(id)
         switch event {
         case .requested, .updated, .stale, .ended: step.activitiesToDraw.insert(id)
-        case .throttled, .dismissed, .refused, .rendered: break
+        case .throttled, .ignored, .dismissed, .refused, .rendered: break
         }
         emit(
             .activity(
