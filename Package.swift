@@ -141,7 +141,7 @@ let package = Package(
             name: "WidgetHostDaemon",
             dependencies: [
                 "WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "WidgetHostBundles",
-                "WidgetHostRunner", "WidgetHostDriver", "WidgetHostDashboard", "CSystemd",
+                "WidgetHostRunner", "WidgetHostDriver", "WidgetHostDashboard", "WidgetHostRendering", "CSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -222,7 +222,7 @@ let package = Package(
         ),
         .target(
             name: "W8TrackrShared",
-            dependencies: ["WidgetKit", "SwiftUI"],
+            dependencies: ["WidgetKit", "SwiftUI", "AppIntents"],
             path: "Examples/W8Trackr.appex/Sources/Shared",
             swiftSettings: strict
         ),

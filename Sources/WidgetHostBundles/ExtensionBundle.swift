@@ -108,7 +108,9 @@ private struct BundleReader {
         var bundle = ExtensionBundle(
             directory: directory, bundleID: bundleID, displayName: displayName, executable: executable,
             appGroups: appGroups, entitlements: entitlements, networkClient: networkClient, warnings: warnings)
-        bundle.frequentPushUpdates = entitlements.map(ExtensionBundle.grantsFrequentPushUpdates) ?? false
+        bundle.frequentPushUpdates =
+            info[ActivityRules.frequentUpdatesInfoKey] as? Bool == true
+            || entitlements.map(ExtensionBundle.grantsFrequentPushUpdates) ?? false
         return bundle
     }
 

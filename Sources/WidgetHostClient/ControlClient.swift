@@ -102,6 +102,11 @@ public final class ControlClient {
             guard let line = try nextLine(until: deadline, method: method) else {
                 throw .connectionClosed(path: socketPath, method: method)
             }
+            // The common reply in one pass, bytes to `Result` (`decodeResult`); anything else —
+            // an error, a notification, another id, a result that does not decode — the long
+            // way, which says precisely what is wrong. The long way (bytes → JSONValue → bytes
+            // → Result) cost `widgethost reload` about 0.6 M instructions more (callgrind, issue 16).
+            if let reply = JSONRPCMessage.decodeResult(line, as: Result.self), reply.id == id { return reply.result }
             switch JSONRPCMessage.parse(line) {
             case .message(.response(let replyID, let result)) where replyID == id:
                 do { return try result.decode(as: Result.self) } catch {

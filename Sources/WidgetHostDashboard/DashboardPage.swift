@@ -17,8 +17,22 @@ enum DashboardPage {
         body += "<section class=\"wd-lockscreen\"><h2>Lock Screen</h2><div class=\"wd-grid\" id=\"wd-lock\">"
         body += lock.map { WidgetCard.html($0, snapshot) }.joined()
         body += "</div></section>"
+        body += "<section class=\"wd-activities\"><h2>Live Activities</h2><div id=\"wd-activities\">"
+        body += activities(snapshot) + "</div></section>"
         body += addForm(snapshot.catalog)
         return document(title: "widgethost", token: token, body: body)
+    }
+
+    /// The Lock Screen with the Live Activities and the lock screen widgets, and each ongoing
+    /// activity's Dynamic Island in every presentation (replaced whole by the live `activities` event).
+    static func activities(_ snapshot: DashboardSnapshot) -> String {
+        let options = RenderOptions(at: snapshot.now)
+        let (screen, _, _) = LockScreen.screen(activities: snapshot.activities, widgets: [], options: options)
+        var html = "<div class=\"wd-activities-row\">\(screen)<div class=\"wd-islands\">"
+        let ongoing = snapshot.activities.filter(\.isInDynamicIsland)
+        if ongoing.isEmpty { html += "<p class=\"wd-muted\">No ongoing Live Activity.</p>" }
+        for activity in ongoing { html += LockScreen.islands(activity, options: options).html }
+        return html + "</div></div>"
     }
 
     /// One widget: its card, its timeline with a scrubber over the entries' dates (future
@@ -97,7 +111,7 @@ enum DashboardPage {
             + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
             + "style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'\">"
             + "<meta name=\"wh-token\" content=\"\(HTMLText.attribute(token.value))\">"
-            + "<style>\(Stylesheet.css)\n\(css)</style></head><body>\(body)"
+            + "<style>\(Stylesheet.css)\n\(LockScreen.css)\n\(css)</style></head><body>\(body)"
             + "<script>\(LiveScript.source)</script><script>\(DashboardScript.source)</script></body></html>\n"
     }
 
@@ -116,6 +130,7 @@ a{color:#0a58ca}.wd-muted{color:#6b6b73}
 .wd-ledger{vertical-align:middle}.wd-ledger-bg{fill:#e2e2e8}.wd-ledger-grid{fill:#c8c8d0}.wd-ledger-tick{fill:#0a58ca}
 .wd-actions{display:flex;flex-wrap:wrap;gap:4px;margin-top:4px}
 .wd-actions button{font-size:11px}
+.wd-activities-row{display:flex;gap:24px;align-items:flex-start}.wd-islands{min-width:420px}
 .wd-lockscreen{background:#1d2a3a;color:#fff;padding:4px 16px 16px;border-radius:18px}
 .wd-lockscreen .wd-card{background:#2a3a4e;color:#fff}.wd-lockscreen .wd-muted{color:#b8c2cf}
 .wd-lockscreen a{color:#9ec5fe}.wd-lockscreen .wd-outcome.wd-ok{color:#7ee2a0}.wd-lockscreen .wd-outcome.wd-failed{color:#ff9b92}

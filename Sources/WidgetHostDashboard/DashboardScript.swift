@@ -41,6 +41,12 @@ enum DashboardScript {
     source.onopen = function () { if (connection) connection.textContent = "live"; };
     source.onerror = function () { if (connection) connection.textContent = "reconnecting…"; };
     source.addEventListener("card", function (event) { place(JSON.parse(event.data)); });
+    source.addEventListener("activities", function (event) {
+      var panel = document.getElementById("wd-activities");
+      if (panel) panel.innerHTML = JSON.parse(event.data).html;
+      if (window.widgethostTick) window.widgethostTick();
+      window.widgethostUpdates += 1;
+    });
     source.addEventListener("removed", function (event) {
       var gone = card(JSON.parse(event.data).id);
       if (gone) gone.remove();

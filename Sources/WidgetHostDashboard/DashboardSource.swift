@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import WidgetHostProtocol
+import WidgetHostRendering
 
 /// What the dashboard needs from the host it shows. The daemon implements it over its
 /// runtime; a test implements it with fixed values. Everything but `eventLoop` is called on
@@ -32,11 +33,14 @@ public struct DashboardSnapshot: Sendable {
     public var catalog: ExtensionsResult
     /// `app_groups.path`: images may come from an extension's app group containers there.
     public var appGroupsPath: String
+    /// The Live Activities not yet dismissed, with the views their extensions last drew.
+    public var activities: [LockScreenActivity]
 
     public init(
         now: Date, widgets: [WidgetStatus], timelines: [String: TimelineResult], catalog: ExtensionsResult,
-        appGroupsPath: String
+        appGroupsPath: String, activities: [LockScreenActivity] = []
     ) {
+        self.activities = activities
         self.now = now
         self.widgets = widgets
         self.timelines = timelines

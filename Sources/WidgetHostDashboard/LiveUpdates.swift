@@ -17,6 +17,8 @@ final class LiveUpdates: @unchecked Sendable {
     private var changed: [String] = []
     private var removed: [String] = []
     private var flushScheduled = false
+    /// A Live Activity's views or place changed: the Live Activities panel is sent again.
+    private var activitiesChanged = false
     private var keepAliveTask: RepeatedTask?
     /// Per widget, the last `historyLimit` reloads and deferrals, oldest first.
     private(set) var history: [String: [HistoryLine]] = [:]
@@ -51,6 +53,16 @@ final class LiveUpdates: @unchecked Sendable {
 
     func handle(_ notice: HostNotice) {
         metrics.observe(notice)
+        if case .activity(let activity) = notice {
+            // What the panel draws changes when the views do, when one goes stale or ends
+            // (it leaves the island) and when it is dismissed.
+            switch activity.event {
+            case .rendered, .stale, .ended, .dismissed, .requested: activitiesChanged = true
+            case .updated, .throttled, .ignored, .refused: return
+            }
+            scheduleFlush()
+            return
+        }
         guard let id = notice.widgetId else { return }
         record(notice, id: id)
         switch notice {
@@ -68,10 +80,15 @@ final class LiveUpdates: @unchecked Sendable {
             // controls).
             return
         }
+        scheduleFlush()
+    }
+
+    private func scheduleFlush() {
         guard !flushScheduled, !clients.isEmpty else {
             if clients.isEmpty {
                 changed = []
                 removed = []
+                activitiesChanged = false
             }
             return
         }
@@ -111,10 +128,20 @@ final class LiveUpdates: @unchecked Sendable {
         flushScheduled = false
         let ids = changed
         let gone = removed
+        let panel = activitiesChanged
         changed = []
         removed = []
+        activitiesChanged = false
         guard !clients.isEmpty else { return }
         let snapshot = source.dashboardSnapshot()
+        if panel {
+            send(
+                event: "activities",
+                data: [
+                    "html": .string(DashboardPage.activities(snapshot)),
+                    "sent": .number(Date().timeIntervalSince1970 * 1000),
+                ])
+        }
         for id in gone {
             send(event: "removed", data: ["id": .string(id)])
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-@main
+/// The command tree; `main.swift` runs it (after the hot commands' fast path, `ReloadFastPath`).
 struct WidgetHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widgethost",

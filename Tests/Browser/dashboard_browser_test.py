@@ -14,6 +14,7 @@ Prints one line per check and "N passed, M failed"; exits 1 if any failed.
 --bench N instead measures N live updates (entryChanged → page updated) and prints JSON.
 """
 import argparse
+import os
 import datetime
 import json
 import statistics
@@ -168,6 +169,9 @@ def main():
             driver.save_screenshot(args.screenshot)
             print("screenshot: " + args.screenshot, flush=True)
 
+        if os.path.exists(args.bin + "/pizza"):
+            live_activity(args, driver)
+
         if driver.find_elements("css selector", '.wd-card[data-kind="TasksWidget"]'):
             taps(args, driver)
 
@@ -211,6 +215,46 @@ def main():
 
 TASKS = '.wd-card[data-kind="TasksWidget"]'
 TASKS_TEXT = "var c = document.querySelector('" + TASKS + " .wh-widget'); return c ? c.textContent : '';"
+
+
+PRESENTATIONS = {"lockScreen": (371, 160), "compactLeading": (52.33, 36.67), "compactTrailing": (52.33, 36.67),
+                 "minimal": (36.67, 36.67), "expanded.leading": (92, 70), "expanded.trailing": (92, 70),
+                 "expanded.center": (187, 70), "expanded.bottom": (371, 90)}
+PANEL_TEXT = "var p = document.getElementById('wd-activities'); return p ? p.textContent : '';"
+
+
+def live_activity(args, driver):
+    """The pizza app starts a Live Activity; PizzaDelivery.appex draws it; the panel shows it live."""
+    driver.execute_script("window.notReloaded = 'yes';")
+    started = run(args, "pizza", "start")
+    check(started.returncode == 0, "pizza start (ActivityKit over the control socket)")
+    activity = started.stdout.split()[0] if started.stdout.split() else "a1"
+    shown = wait_for(lambda: "Order #12345" in (driver.execute_script(PANEL_TEXT) or ""), 5)
+    check(shown, "the Live Activities panel shows %s's Lock Screen view, without a page reload" % activity)
+    boxes = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#wd-activities [data-wh-presentation]')).map(function (e) {"
+        " var r = e.getBoundingClientRect(); return [e.getAttribute('data-wh-presentation'), r.width, r.height]; });")
+    seen = set()
+    for name, width, height in boxes:
+        expected = PRESENTATIONS.get(name)
+        seen.add(name)
+        check(expected is not None and abs(width - expected[0]) < 0.5 and abs(height - expected[1]) < 0.5,
+              "%s measures %gx%g points" % (name, width, height))
+    check(seen == set(PRESENTATIONS), "every presentation is drawn: %s" % sorted(seen))
+    islands = driver.execute_script("return document.querySelectorAll('#wd-activities [data-wh-island]').length")
+    check(islands == 3, "its Dynamic Island in three presentations (compact, minimal, expanded): %d" % islands)
+    updated = run(args, "pizza", "update", activity, "--driver", "John")
+    changed = wait_for(lambda: "John is on the way" in (driver.execute_script(PANEL_TEXT) or ""), 5)
+    check(updated.returncode == 0 and changed, "an update from the app is drawn again and shown live")
+    check(driver.execute_script("return window.notReloaded") == "yes", "... without a page reload")
+    if args.screenshot:
+        driver.execute_script("document.getElementById('wd-activities').scrollIntoView()")
+        shot = args.screenshot.replace(".png", "-activities.png")
+        driver.save_screenshot(shot)
+        print("screenshot: " + shot, flush=True)
+    ended = run(args, "pizza", "end", activity, "--immediate")
+    gone = wait_for(lambda: "Order #12345" not in (driver.execute_script(PANEL_TEXT) or ""), 5)
+    check(ended.returncode == 0 and gone, "ended with .immediate, it leaves the panel")
 
 
 def control(driver, button):

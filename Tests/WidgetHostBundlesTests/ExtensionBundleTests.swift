@@ -40,6 +40,17 @@ struct ExtensionBundleTests {
         #expect(!(try ExtensionBundle.load(at: try fixture.bundle("Plain.appex")).frequentPushUpdates))
     }
 
+    @Test("Apple's Info.plist key NSSupportsLiveActivitiesFrequentUpdates = true raises it too; false does not")
+    func frequentUpdatesInfoKey() throws {
+        var info = BundleFixture.info()
+        info["NSSupportsLiveActivitiesFrequentUpdates"] = true
+        let bundle = try ExtensionBundle.load(at: try fixture.bundle("Keyed.appex", info: info))
+        #expect(bundle.frequentPushUpdates)
+        #expect(bundle.descriptor(widgets: []).frequentPushUpdates)
+        info["NSSupportsLiveActivitiesFrequentUpdates"] = false
+        #expect(!(try ExtensionBundle.load(at: try fixture.bundle("Unkeyed.appex", info: info)).frequentPushUpdates))
+    }
+
     @Test(
         "The app id is the bundle id minus its last component",
         arguments: [

@@ -57,6 +57,21 @@ struct ControlTests {
         #expect(test.host.controlStatuses(kind: "ReminderControl").first?.value?.isOn == true)
     }
 
+    @Test("A reload while the provider is being asked asks once more after it answers, not twice at once")
+    func reloadWhileAsking() {
+        var test = TestHost.intents()
+        test.intents = { _ in nil }
+        for _ in 0..<3 { test.handle(.controlsReloadRequested(kind: "ReminderControl", app: nil)) }
+        #expect(test.held.count == 1, "one request out at a time")
+        let first = test.held.removeFirst()
+        test.intents = { _ in .controlValue(ControlValueResult(isOn: true)) }
+        test.handle(.extensionReplied(first.id, .controlValue(ControlValueResult(isOn: false)), footprintBytes: nil))
+        let asks = test.effects.filter { if case .send(let request) = $0, case .controlValue = request.call { true } else { false } }
+        #expect(asks.count == 2, "the three reloads made two asks")
+        #expect(test.host.controlStatuses(kind: "ReminderControl").first?.value?.isOn == true)
+        #expect(test.host.controlStatuses(kind: "ReminderControl").first?.asking == false)
+    }
+
     @Test("Tapping a toggle control runs its action with the new state, and the provider is asked again")
     func tapToggle() {
         var test = TestHost.intents()

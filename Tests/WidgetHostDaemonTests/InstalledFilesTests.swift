@@ -40,24 +40,27 @@ struct InstalledFilesTests {
         #expect(check.status == 0, "\(check.output)")
         let checked = check.standardOutput.split(separator: "\n").filter { $0.hasPrefix("checked ") }
         let executables = checked.filter { !$0.hasPrefix("checked /usr/lib/widgethost/swift/") }
-        // widgethostd, widgethost, the sandbox shim and the four example extensions; the rest
+        // widgethostd, widgethost, the sandbox shim and the five example extensions; the rest
         // are the runtime.
-        #expect(executables.count == 7, "\(check.standardOutput)")
+        #expect(executables.count == 8, "\(check.standardOutput)")
         #expect(checked.contains { $0.hasPrefix("checked /usr/lib/widgethost/swift/libswiftCore.so:") })
-        for bundle in ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy"] {
+        for bundle in ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy", "PizzaDelivery"] {
             #expect(check.standardOutput.contains("/usr/lib/widgethost/plugins/\(bundle).appex/"), "\(bundle) not checked")
         }
 
         let runPaths = [
             "usr/bin/widgethostd": "$ORIGIN/../lib/widgethost/swift",
             "usr/bin/widgethost": "$ORIGIN/../lib/widgethost/swift",
-            "usr/libexec/widgethost/widgethost-sandbox": "$ORIGIN/../../lib/widgethost/swift",
             "usr/lib/widgethost/plugins/BirthdayReminders.appex/BirthdayRemindersWidget": "$ORIGIN/../../swift",
         ]
         for (binary, runPath) in runPaths {
             let dynamic = try runCommand("readelf", ["-dW", "\(root)/\(binary)"])
             #expect(dynamic.standardOutput.contains("Library runpath: [\(runPath)]"), "\(binary): \(dynamic.standardOutput)")
         }
+        // The sandbox shim is linked statically: it runs before the extension and needs no
+        // Swift runtime, so it has no dynamic section and no run path at all.
+        let shim = try runCommand("readelf", ["-dW", "\(root)/usr/libexec/widgethost/widgethost-sandbox"])
+        #expect(shim.standardOutput.contains("no dynamic section"), "the shim is dynamic: \(shim.standardOutput)")
         for binary in ["usr/bin/widgethostd", "usr/bin/widgethost", "usr/lib/widgethost/swift/libFoundation.so"] {
             let sections = try runCommand("readelf", ["-SW", "\(root)/\(binary)"])
             #expect(!sections.standardOutput.contains(".debug_info"), "\(binary) is not stripped")
@@ -69,7 +72,7 @@ struct InstalledFilesTests {
         }
         let debugFiles = FileManager.default.enumerator(atPath: root + "-debug")?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".debug") } ?? []
-        #expect(debugFiles.count == 7, "debug files kept apart: \(debugFiles)")
+        #expect(debugFiles.count == 8, "debug files kept apart: \(debugFiles)")
 
         // The staged, stripped binaries run with no Swift library on any search path but
         // their own run path: an extension answers, the daemon and the CLI print their help.

@@ -57,7 +57,7 @@ struct ScenarioErrorTests {
             ),
             (
                 header + "[[widget]]\nfamly = \"systemSmall\"\n",
-                "bad.toml:4: unknown key famly in [[widget]] (widget[1]); did you mean family? Known keys: kind, family, extension, provider, app, views_per_day, budget, count"
+                "bad.toml:4: unknown key famly in [[widget]] (widget[1]); did you mean family? Known keys: kind, family, extension, provider, app, views_per_day, budget, count, taps, configure"
             ),
             (
                 header + "[[widget]]\nkind = \"A\"\nprovider = {}\n[[app]]\nid = \"a\"\nreloads = [ { every = \"10m\", from = \"8:00\" } ]\n",

@@ -139,6 +139,10 @@ struct HostNoticeWireTests {
             #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","budget":{"frequentUpdates":false,"limit":10,"used":10},"detail":"dropped","event":"throttled","source":"push10","state":"active","until":"2026-02-15T09:00:00Z"},"at":"2026-02-15T08:00:00Z","detail":"dropped","extension":"com.example.pizza","type":"activityThrottled","until":"2026-02-15T09:00:00Z"}"#
         ),
         (
+            .activity(ActivityNotice(event: .ignored, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .push5, state: .active, detail: "older", reason: "outdatedTimestamp")),
+            #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"older","event":"ignored","reason":"outdatedTimestamp","source":"push5","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"older","extension":"com.example.pizza","type":"activityIgnored"}"#
+        ),
+        (
             .activity(ActivityNotice(event: .stale, at: t0, activityId: "a1", app: "com.example.pizza", attributesType: "PizzaDeliveryAttributes", source: .app, state: .active, detail: "stale")),
             #"{"activity":{"activityId":"a1","app":"com.example.pizza","at":"2026-02-15T08:00:00Z","attributesType":"PizzaDeliveryAttributes","detail":"stale","event":"stale","source":"app","state":"active"},"at":"2026-02-15T08:00:00Z","detail":"stale","extension":"com.example.pizza","type":"activityStale"}"#
         ),

@@ -87,6 +87,19 @@ struct InitializeProbeTests {
         #expect(InitializeProbe.skipReason(.failed(.timedOut(elapsed: 5)), executable: "/b/w")
             .hasPrefix("/b/w: it did not answer initialize within 5 s; run it by hand"))
         #expect(InitializeProbe.skipReason(.noWidgets, executable: "/b/w")
-            == "/b/w: initialize listed no widgets; add at least one Widget to the WidgetBundle's body")
+            == "/b/w: initialize listed no widgets and no controls; add at least one Widget or ControlWidget to the WidgetBundle's body")
+    }
+
+    @Test("A bundle of Control widgets only is accepted; one with neither widgets nor controls is skipped")
+    func controlsOnly() {
+        let control = ControlDescriptor(kind: "Lamp", displayName: "Lamp", description: "", style: .toggle)
+        let controlsOnly = InitializeResult(widgets: [], controls: [control])
+        #expect((try? InitializeProbe.widgets(.success(controlsOnly)).get()) == controlsOnly)
+        for empty in [InitializeResult(widgets: []), InitializeResult(widgets: [], controls: [])] {
+            guard case .failure(.noWidgets) = InitializeProbe.widgets(.success(empty)) else {
+                Issue.record("\(empty) should be skipped")
+                continue
+            }
+        }
     }
 }

@@ -16,6 +16,10 @@ public struct ActivityRecord: Sendable, Hashable, Codable {
     public var dismissAt: Date?
     public var pushToken: String?
     public var lastAlert: ActivityAlertPayload?
+    /// The latest `timestamp` among the updates applied (a push's `aps.timestamp`): an update
+    /// or end generated before it is ignored, as ActivityKit ignores it (`PushOrdering`).
+    /// nil until an update with a timestamp is applied.
+    public var contentTimestamp: Date?
     /// Delivery times of priority-10 pushes still inside the push window.
     public var pushLedger: [Date] = []
     public var history: [ActivityHistoryItem] = []

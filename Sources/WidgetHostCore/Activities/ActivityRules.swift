@@ -29,6 +29,12 @@ public struct ActivityRules: Sendable, Hashable, Codable {
 
     public init() {}
 
-    /// The entitlement that raises the push budget (Apple, iOS 17.2+).
+    /// The Info.plist key that raises the push budget (Apple, iOS 16.2+: "Set the corresponding
+    /// value to `true` to enable your Live Activities to receive frequent updates with remote
+    /// push notifications"). Apple reads it from the app's Info.plist; the host, which has only
+    /// the extension's bundle, reads it from the extension's.
+    public static let frequentUpdatesInfoKey = "NSSupportsLiveActivitiesFrequentUpdates"
+    /// The same as an entitlement in the extension's `.entitlements` file (ours: the name issue
+    /// 15 gave; Apple documents the Info.plist key, not this entitlement).
     public static let frequentUpdatesEntitlement = "com.apple.developer.activity-push-notification-frequent-updates"
 }

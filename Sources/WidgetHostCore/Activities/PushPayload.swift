@@ -42,7 +42,10 @@ public struct ActivityPush: Sendable, Hashable {
         }
         func bad(_ text: String) -> Result<ActivityPush, ActivityRefusal> { .failure(ActivityRefusal("BadPayload", text)) }
 
-        guard case .string(let eventName)? = aps["event"] else { return bad("aps.event is missing; use \"update\", \"end\" or \"start\"") }
+        guard let eventValue = aps["event"] else { return bad("aps.event is missing; use \"update\", \"end\" or \"start\"") }
+        guard case .string(let eventName) = eventValue else {
+            return bad("aps.event is \(eventValue.shapeDescription), not a string; use \"update\", \"end\" or \"start\"")
+        }
         guard let event = Event(rawValue: eventName) else {
             return bad("aps.event is \"\(eventName)\"; use \"update\", \"end\" or \"start\"")
         }
@@ -57,7 +60,9 @@ public struct ActivityPush: Sendable, Hashable {
             push.relevanceScore = score
         }
         if let value = aps["content-state"] {
-            guard case .object = value else { return bad("aps.content-state is not an object; it is the ContentState as JSON") }
+            guard case .object = value else {
+                return bad("aps.content-state is \(value.shapeDescription), not an object; it is the ContentState as JSON")
+            }
             push.contentState = value
         }
         if let value = aps["alert"] {
@@ -74,7 +79,10 @@ public struct ActivityPush: Sendable, Hashable {
             guard case .string(let type)? = aps["attributes-type"], !type.isEmpty else {
                 return bad("a start push needs aps.attributes-type, the ActivityAttributes type's name")
             }
-            guard case .object? = aps["attributes"] else { return bad("a start push needs aps.attributes, an object") }
+            guard let attributes = aps["attributes"] else { return bad("a start push needs aps.attributes, the ActivityAttributes as JSON") }
+            guard case .object = attributes else {
+                return bad("aps.attributes is \(attributes.shapeDescription), not an object; it is the ActivityAttributes as JSON")
+            }
             push.attributesType = type
             push.attributes = aps["attributes"]
         }

@@ -51,8 +51,16 @@ extension WidgetHost {
 
     mutating func requestActivity(_ params: ActivityRequestParams, at now: Date) -> ActivityReply {
         let rules = configuration.activities
+        guard params.app.isEmpty == false else {
+            return refuse(.invalid("app is empty; send the app's bundle identifier (e.g. com.example.pizza)"), app: params.app, at: now)
+        }
         guard params.attributesType.isEmpty == false else {
             return refuse(.invalid("attributesType is empty; send the ActivityAttributes type's name"), app: params.app, at: now)
+        }
+        if let refusal = ActivityInput.objectRefusal(params.attributes, field: "attributes", what: "ActivityAttributes value")
+            ?? ActivityInput.contentRefusal(params.content, field: "content")
+        {
+            return refuse(refusal, app: params.app, attributesType: params.attributesType, at: now)
         }
         if let refusal = admissionRefusal(
             app: params.app, attributes: params.attributes, state: params.content.state, rules: rules)
@@ -100,6 +108,9 @@ extension WidgetHost {
     }
 
     mutating func updateFromApp(_ params: ActivityUpdateParams, at now: Date) -> ActivityReply {
+        if let refusal = ActivityInput.contentRefusal(params.content, field: "content") {
+            return refuse(refusal, app: params.app ?? "", activity: params.id, at: now)
+        }
         switch ongoingRecord(params.id, caller: params.app) {
         case .failure(let refusal): return refuse(refusal, app: params.app ?? "", activity: params.id, at: now)
         case .success(let record):
@@ -112,6 +123,9 @@ extension WidgetHost {
     }
 
     mutating func endFromApp(_ params: ActivityEndParams, at now: Date) -> ActivityReply {
+        if let content = params.content, let refusal = ActivityInput.contentRefusal(content, field: "content") {
+            return refuse(refusal, app: params.app ?? "", activity: params.id, at: now)
+        }
         switch ongoingRecord(params.id, caller: params.app) {
         case .failure(let refusal): return refuse(refusal, app: params.app ?? "", activity: params.id, at: now)
         case .success(let record):
@@ -266,7 +280,7 @@ extension WidgetHost {
 
     mutating func note(
         _ event: ActivityNotice.Event, _ id: String, source: ActivityUpdateSource, detail: String,
-        budget: PushBudgetUsage? = nil, until: Date? = nil, at now: Date
+        budget: PushBudgetUsage? = nil, until: Date? = nil, reason: PushThrottleReason? = nil, at now: Date
     ) {
         guard var record = activities[id] else { return }
         record.history.append(ActivityHistoryItem(at: now, event: event.rawValue, source: source, detail: detail))
@@ -277,13 +291,14 @@ extension WidgetHost {
         step.activitiesChanged.insert(id)
         switch event {
         case .requested, .updated, .stale, .ended: step.activitiesToDraw.insert(id)
-        case .throttled, .dismissed, .refused, .rendered: break
+        case .throttled, .ignored, .dismissed, .refused, .rendered: break
         }
         emit(
             .activity(
                 ActivityNotice(
                     event: event, at: now, activityId: id, app: record.app, attributesType: record.attributesType,
-                    source: source, state: record.state, detail: detail, budget: budget, until: until)))
+                    source: source, state: record.state, detail: detail, budget: budget, until: until,
+                    reason: reason?.rawValue)))
     }
 
     mutating func refuse(

@@ -6,6 +6,11 @@ import WidgetHostProtocol
 extension WidgetHost {
     mutating func receivePush(_ params: ActivityPushParams, at now: Date) -> ActivityReply {
         let rules = configuration.activities
+        guard !params.token.isEmpty else {
+            return refuse(
+                ActivityRefusal("MissingDeviceToken", "the push names no token; `widgethost push tokens` lists them"), app: "",
+                source: pushSource(params.priority), at: now)
+        }
         let push: ActivityPush
         switch ActivityPush.parse(params, maxBytes: rules.maxPayloadBytes) {
         case .failure(let refusal): return refuse(refusal, app: "", source: pushSource(params.priority), at: now)
@@ -75,6 +80,17 @@ extension WidgetHost {
             step.activitiesChanged.insert(record.id)
             budgetAfter = PushBudget.usage(ledger, frequentUpdates: frequent, rules: rules, at: now)
         }
+        if let outdated = PushOrdering.outdated(push.timestamp, after: record.contentTimestamp) {
+            let detail =
+                "\(source == .push10 ? "priority-10" : "priority-5") \(push.event.rawValue) push ignored: \(outdated.description); "
+                + "the content stays as it was\(source == .push10 ? " (the push still counted against the budget: APNs delivered it)" : "")"
+            note(.ignored, record.id, source: source, detail: detail, budget: budgetAfter, reason: .outdatedTimestamp, at: now)
+            return .push(
+                ActivityPushResult(
+                    outcome: .ignored, event: push.event.rawValue, activityId: record.id, reason: .outdatedTimestamp,
+                    budgeted: source == .push10, budget: budgetAfter ?? activityInfo(activities[record.id]!, at: now).pushBudget))
+        }
+        if let timestamp = push.timestamp { stampContent(record.id, timestamp) }
         let content = ActivityContentPayload(
             state: push.contentState ?? record.content.state, staleDate: push.staleDate,
             relevanceScore: push.relevanceScore ?? record.content.relevanceScore)
@@ -133,10 +149,19 @@ extension WidgetHost {
             alerted.lastAlert = alert
             activities.records[record.id] = alerted
         }
+        if let timestamp = push.timestamp { stampContent(record.id, timestamp) }
         return .push(
             ActivityPushResult(
                 outcome: .delivered, event: "start", activityId: record.id, budgeted: true,
                 budget: PushBudgetUsage(used: ledger.count, limit: rules.pushToStartBudget, frequentUpdates: false)))
+    }
+
+    /// Remembers the latest timestamp applied to the activity (`PushOrdering`).
+    private mutating func stampContent(_ id: String, _ timestamp: Date) {
+        guard var record = activities[id] else { return }
+        record.contentTimestamp = max(record.contentTimestamp ?? timestamp, timestamp)
+        activities.records[id] = record
+        step.activitiesChanged.insert(id)
     }
 
     /// The (app, attributes type) whose push-to-start token this is: every app the catalog or
@@ -159,6 +184,7 @@ extension WidgetHost {
     // MARK: - WidgetKit pushes
 
     mutating func receiveWidgetPush(_ params: WidgetPushParams, at now: Date) -> ActivityReply {
+        if let refusal = WidgetPushPayload.refusal(params) { return refuse(refusal, app: "", source: .push10, at: now) }
         for ext in catalog.extensions {
             for widget in ext.widgets where PushTokens.widget(extension: ext.id, kind: widget.kind) == params.token {
                 // A WidgetKit push asks the host to reload the kind's timelines; each reload is

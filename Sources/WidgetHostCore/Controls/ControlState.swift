@@ -18,5 +18,8 @@ struct ControlState: Sendable, Hashable {
     var updatedAt: Date?
     /// The `control/value` request that is out.
     var asking: RequestID?
+    /// A reload came while `asking`: the provider is asked once more after it answers (the
+    /// data may have changed after it read it), as a widget's reload is.
+    var askAgain = false
     var lastError: String?
 }

@@ -49,10 +49,15 @@ extension WidgetHost {
         return .controlsReloaded(ReloadControlsResult(asked: keys.map(\.kind)))
     }
 
-    /// Asks the control's provider for its value, unless a request is already out.
+    /// Asks the control's provider for its value; while a request is out, once more after it.
     mutating func askControlValue(_ key: ControlKey, at now: Date) {
-        guard var state = controls[key], state.asking == nil else { return }
-        state.asking = enqueue(.controlValue(ControlValueParams(kind: key.kind, now: now)), for: nil, on: key.extension, at: now)
+        guard var state = controls[key] else { return }
+        if state.asking != nil {
+            state.askAgain = true
+        } else {
+            state.asking = enqueue(
+                .controlValue(ControlValueParams(kind: key.kind, now: now)), for: nil, on: key.extension, at: now)
+        }
         controls[key] = state
     }
 
@@ -75,7 +80,10 @@ extension WidgetHost {
             state.lastError = detail
             emit(.controlUpdated(extension: key.extension, control: key.kind, at: now, value: nil, detail: detail))
         }
+        let again = state.askAgain
+        state.askAgain = false
         controls[key] = state
+        if again { askControlValue(key, at: now) }
     }
 
     /// `tapControl`: runs the control's action; a toggle's action gets the new state.

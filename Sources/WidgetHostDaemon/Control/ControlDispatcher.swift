@@ -222,7 +222,7 @@ struct ControlDispatcher {
             throw JSONRPCError.invalidParams("\(method) takes its params by name, as an object (docs/openrpc.json); got an array")
         }
         do { return try params.decode(as: T.self) } catch {
-            throw JSONRPCError.invalidParams("\(method): \(DecodingFailure.describe(error))")
+            throw JSONRPCError.invalidParams("\(method): \(DecodingFailure.describe(error, root: "params"))")
         }
     }
 

@@ -3,6 +3,7 @@ import NIOCore
 import WidgetHostConfiguration
 import WidgetHostDashboard
 import WidgetHostProtocol
+import WidgetHostRendering
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,9 +36,14 @@ final class RuntimeDashboardSource: DashboardSource, @unchecked Sendable {
         for widget in status.widgets {
             if case .success(let timeline) = runtime.timeline(of: widget.widget.id) { timelines[widget.widget.id] = timeline }
         }
+        let activities = runtime.host.activityList(app: nil, all: false, at: runtime.now).map { info in
+            LockScreenActivity(
+                id: info.id, app: info.app, attributesType: info.attributesType, state: info.state,
+                views: runtime.host.activities[info.id]?.views)
+        }
         return DashboardSnapshot(
             now: status.now, widgets: status.widgets, timelines: timelines, catalog: runtime.catalog,
-            appGroupsPath: appGroupsPath)
+            appGroupsPath: appGroupsPath, activities: activities)
     }
 
     func subscribe(_ handler: @escaping (HostNotice) -> Void) -> Int {

@@ -10,7 +10,8 @@ public struct StateCheckReport: Sendable, Hashable, CustomStringConvertible {
     /// True when widgethostd would open the file (or there is none yet).
     public var healthy: Bool
     /// Lines for a person: the file, its schema version, SQLite's integrity check, row
-    /// counts, whether every record decodes and the ledger table matches them, and a verdict.
+    /// counts, whether every record (widgets and Live Activities) decodes and the ledger
+    /// tables match them, and a verdict.
     public var text: String
     public var description: String { text }
 }
@@ -75,7 +76,13 @@ extension SQLiteStateStore {
     /// Row counts, and the records against their copies; the problem found, if any.
     private static func checkRows(_ db: Database, path: String, lines: inout [String]) throws -> StateError? {
         let count = { (table: String) in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
-        lines.append("rows: host \(try count("host")), widgets \(try count("widgets")), ledger \(try count("ledger"))")
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        var rows = "rows: host \(try count("host")), widgets \(try count("widgets")), ledger \(try count("ledger"))"
+        if version >= StateSchema.activitiesVersion {
+            rows += ", activity_host \(try count("activity_host")), activities \(try count("activities")), "
+                + "activity_pushes \(try count("activity_pushes"))"
+        }
+        lines.append(rows)
 
         var expected: [String: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, record FROM widgets ORDER BY id") {
@@ -106,6 +113,61 @@ extension SQLiteStateStore {
             // The records are what widgethostd reads; the table is a copy, rewritten on the next write.
             lines.append(
                 "ledger: the ledger table differs from the records of " + mismatched.sorted().joined(separator: ", ")
+                    + " (the records are what widgethostd reads; the table is rewritten when they next change)")
+        }
+        if version >= StateSchema.activitiesVersion {
+            return try checkActivities(db, path: path, lines: &lines)
+        }
+        lines.append("activities: none yet (schema \(version); widgethostd adds their tables when it opens the file)")
+        return nil
+    }
+
+    /// The Live Activity tables (migration 2): every record decodes, the columns copied from
+    /// it agree, and `activity_pushes` matches each record's priority-10 push ledger.
+    private static func checkActivities(_ db: Database, path: String, lines: inout [String]) throws -> StateError? {
+        if let json = try String.fetchOne(db, sql: "SELECT record FROM activity_host WHERE id = 1") {
+            do { _ = try WireCoding.decode(ActivityHostRecord.self, from: Data(json.utf8)) } catch {
+                return .unreadable(path: path, sqliteMessage: "activity_host.record does not decode: \(error)")
+            }
+        }
+        var expected: [String: [String]] = [:]
+        var states: [String: Int] = [:]
+        var columnsDiffer: [String] = []
+        for row in try Row.fetchAll(db, sql: "SELECT id, app, attributes_type, state, started_at, record FROM activities ORDER BY id") {
+            let id: String = row["id"]
+            let json: String = row["record"]
+            let record: ActivityRecord
+            do { record = try WireCoding.decode(ActivityRecord.self, from: Data(json.utf8)) } catch {
+                return .unreadable(path: path, sqliteMessage: "activities.record of \(id) does not decode: \(error)")
+            }
+            expected[id] = record.pushLedger.map(RFC3339.format).sorted()
+            states[record.state.rawValue, default: 0] += 1
+            let columns: [String?] = [row["app"], row["attributes_type"], row["state"], row["started_at"]]
+            if record.id != id
+                || columns != [record.app, record.attributesType, record.state.rawValue, RFC3339.format(record.startedAt)]
+            {
+                columnsDiffer.append(id)
+            }
+        }
+        let byState = ActivityStateName.allCases.compactMap { state in states[state.rawValue].map { "\($0) \(state.rawValue)" } }
+        lines.append(
+            "activities: all \(expected.count) activity records decode"
+                + (byState.isEmpty ? "" : " (" + byState.joined(separator: ", ") + ")"))
+        if !columnsDiffer.isEmpty {
+            lines.append(
+                "activities: the id, app, attributes_type, state or started_at column differs from the record of "
+                    + columnsDiffer.joined(separator: ", ") + " (the records are what widgethostd reads; the columns are rewritten when they next change)")
+        }
+        var stored: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT activity_id, delivered_at FROM activity_pushes ORDER BY activity_id, delivered_at") {
+            stored[row["activity_id"], default: []].append(row["delivered_at"])
+        }
+        let mismatched = Set(expected.keys).union(stored.keys).filter { (expected[$0] ?? []) != (stored[$0] ?? []) }
+        if mismatched.isEmpty {
+            lines.append("activity_pushes: the table matches every activity's push ledger")
+        } else {
+            lines.append(
+                "activity_pushes: the table differs from the push ledgers of " + mismatched.sorted().joined(separator: ", ")
                     + " (the records are what widgethostd reads; the table is rewritten when they next change)")
         }
         return nil

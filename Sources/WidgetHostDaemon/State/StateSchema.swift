@@ -20,6 +20,9 @@ enum StateSchema {
 
     static var version: Int { migrations.count }
 
+    /// The version that added the Live Activity tables (migration 2).
+    static let activitiesVersion = 2
+
     static let notes = """
         widgets.record is the full WidgetRecord as JSON and host.record the HostRecord; they are \
         what widgethostd reads. The other columns and the ledger table (start times of budgeted \

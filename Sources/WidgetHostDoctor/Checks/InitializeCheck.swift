@@ -17,8 +17,9 @@ enum InitializeCheck {
             return (Finding(.initialize, .fail, title: title, detail: detail, fix: fix, seconds: outcome.seconds), [])
         case .success(let result):
             let empty = result.widgets.filter { $0.supportedFamilies.isEmpty }.map(\.kind)
+            let controls = result.controls ?? []
             let activities = result.activities ?? []
-            if result.widgets.isEmpty, !activities.isEmpty {
+            if result.widgets.isEmpty, controls.isEmpty, !activities.isEmpty {
                 // A bundle of Live Activities only: nothing for the gallery, and nothing wrong.
                 return (
                     Finding(
@@ -29,21 +30,25 @@ enum InitializeCheck {
                     []
                 )
             }
-            if result.widgets.isEmpty || !empty.isEmpty {
-                let what = result.widgets.isEmpty
-                    ? "initialize listed no widgets" : "\(empty.joined(separator: ", ")) support no family"
+            // A bundle of Control widgets only is a widget extension too (iOS 18).
+            let nothing = result.widgets.isEmpty && controls.isEmpty
+            if nothing || !empty.isEmpty {
+                let what = nothing
+                    ? "initialize listed no widgets and no controls" : "\(empty.joined(separator: ", ")) support no family"
                 return (
                     Finding(
                         .initialize, .fail, title: title,
                         detail: "\(what); nothing of it appears in the widget gallery",
-                        fix: result.widgets.isEmpty
-                            ? "Add at least one Widget to the WidgetBundle's body"
+                        fix: nothing
+                            ? "Add at least one Widget or ControlWidget to the WidgetBundle's body"
                             : "List the families in .supportedFamilies([…]), or drop the modifier for the default ones",
                         seconds: outcome.seconds),
                     result.widgets
                 )
             }
-            let kinds = result.widgets.map { "\($0.kind) (\($0.supportedFamilies.map(\.rawValue).joined(separator: ", ")))" }
+            let kinds =
+                result.widgets.map { "\($0.kind) (\($0.supportedFamilies.map(\.rawValue).joined(separator: ", ")))" }
+                + controls.map { "\($0.kind) (a \($0.style.rawValue) control)" }
             return (
                 Finding(
                     .initialize, .pass, title: title,

@@ -19,6 +19,8 @@ public struct ActivityReport: Sendable, Codable {
     public var priority10Delivered = 0
     public var priority5Delivered = 0
     public var throttled = 0
+    /// Pushes delivered but not applied: older, by their timestamp, than the content shown.
+    public var ignored = 0
     public var refused = 0
     /// The priority-10 budget per window, and whether the entitlement raised it.
     public var pushBudget = 0
@@ -36,7 +38,7 @@ public struct ActivityReport: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case id, app, attributesType, startedAt, endedAt, dismissedAt, state, localUpdates, pushesSent,
-            priority10Delivered, priority5Delivered, throttled, refused, pushBudget, frequentUpdates, exhaustedAt,
+            priority10Delivered, priority5Delivered, throttled, ignored, refused, pushBudget, frequentUpdates, exhaustedAt,
             behindSeconds, staleSeconds
     }
 }
@@ -85,6 +87,8 @@ struct ActivityRecorder: Sendable {
             report.throttled += 1
             if report.exhaustedAt == nil { report.exhaustedAt = notice.at }
             if behindSince[id] == nil { behindSince[id] = notice.at }
+        case .ignored:
+            report.ignored += 1
         case .stale:
             if staleSince[id] == nil { staleSince[id] = notice.at }
         case .ended:

@@ -102,7 +102,7 @@ struct SimulationRecorder {
             case .activityPush: type = "activityPush"
             case .activityEnd: type = "activityEnd"
             case .widgetPush: type = "widgetPush"
-            case .reload, .view: break
+            case .reload, .view, .tap, .configure, .device: break
             }
             var record = InputRecord(type: type, at: time)
             if case .activity(.push(let result))? = reply {
@@ -115,6 +115,20 @@ struct SimulationRecorder {
             }
             events.append(.input(record))
         }
+    }
+
+    /// A tap, a configuration edit or a device change, and what the host answered at once (a
+    /// tap's outcome comes later, as `intentFinished`).
+    mutating func interacted(_ type: String, widget: WidgetID?, reply: HostReply?, at time: Date) {
+        guard keepLog else { return }
+        var record = InputRecord(type: type, at: time, widgetId: widget?.rawValue)
+        switch reply {
+        case .configured(let result)?: record.outcomes = [result.reload]
+        case .device(let result)?: record.outcomes = result.reloads
+        case .refused(let error)?: record.refusal = "\(error)"
+        default: break
+        }
+        events.append(.input(record))
     }
 
     mutating func viewed(_ id: WidgetID, at time: Date) {

@@ -24,6 +24,8 @@ public struct Scenario: Sendable {
     public var activities: [ScenarioActivity] = []
     /// `[[widget_push]]`: WidgetKit pushes.
     public var widgetPushes: [ScenarioWidgetPush] = []
+    /// `[[device]]`: locale and Dynamic Type changes.
+    public var deviceChanges: [ScenarioDeviceChange] = []
 
     public var end: Date { start + duration }
 }
@@ -48,6 +50,8 @@ public struct ScenarioWidget: Sendable {
     public var count: Int
     /// The line of the `[[widget]]` table, for messages about it.
     public var line: Int
+    /// `taps` and `configure`: what the user does to each instance, and when.
+    public var interactions: [WidgetInteraction] = []
 }
 
 /// What a synthetic provider answers to `timeline/get`: `entries` entries `every` apart from

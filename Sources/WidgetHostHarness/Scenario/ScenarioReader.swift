@@ -32,7 +32,7 @@ struct ScenarioReader {
     var values: ValueReader { ValueReader(file: file) }
 
     func read(_ root: ConfigTable) throws(ConfigError) -> Scenario {
-        try values.onlyKeys(root, ["simulation", "host", "widget", "app", "activity", "widget_push"], in: "the scenario")
+        try values.onlyKeys(root, ["simulation", "host", "widget", "app", "activity", "widget_push", "device"], in: "the scenario")
         guard let simulationValue = root["simulation"] else {
             throw ConfigError(
                 kind: .invalidValue, file: file, line: 1,
@@ -102,6 +102,9 @@ struct ScenarioReader {
             host: host, widgets: widgets, apps: apps)
         scenario.activities = activities
         scenario.widgetPushes = widgetPushes
+        for (index, value) in try values.arrayOfTables(root["device"], "device").enumerated() {
+            scenario.deviceChanges.append(try readDeviceChange(value, key: "device[\(index + 1)]", duration: duration))
+        }
         return scenario
     }
 
@@ -112,7 +115,7 @@ struct ScenarioReader {
     private func readWidget(_ value: ConfigValue, key: String) throws(ConfigError) -> ScenarioWidget {
         let table = try values.table(value, key)
         try values.onlyKeys(
-            table, ["kind", "family", "extension", "provider", "app", "views_per_day", "budget", "count"],
+            table, ["kind", "family", "extension", "provider", "app", "views_per_day", "budget", "count", "taps", "configure"],
             in: "[[widget]] (\(key))")
         guard let kindValue = table["kind"] else {
             throw values.error(.invalidValue, value, "\(key) has no kind; add kind = \"BirthdayHomeWidget\"")
@@ -148,9 +151,11 @@ struct ScenarioReader {
         let views = try table["views_per_day"].map { v throws(ConfigError) in try values.integer(v, "\(key).views_per_day", atLeast: 0, default: 0) } ?? 0
         let budget = try table["budget"].map { v throws(ConfigError) in try values.integer(v, "\(key).budget", atLeast: 1) }
         let count = try table["count"].map { v throws(ConfigError) in try values.integer(v, "\(key).count", atLeast: 1, default: 1) } ?? 1
-        return ScenarioWidget(
+        var widget = ScenarioWidget(
             kind: kind, family: family, source: source, app: app, viewsPerDay: views, budget: budget, count: count,
             line: value.line)
+        widget.interactions = try readInteractions(table, key: key)
+        return widget
     }
 
     private func readProvider(_ value: ConfigValue, key: String) throws(ConfigError) -> SyntheticProvider {
@@ -204,11 +209,6 @@ struct ScenarioReader {
         let table = try values.table(value, key)
         try values.onlyKeys(table, ["kind", "every", "at", "per_day", "from", "until", "when"], in: key)
         let kind = try table["kind"].map { v throws(ConfigError) in try values.string(v, "\(key).kind", example: "\"BirthdayHomeWidget\"") }
-        let from = try table["from"].map { v throws(ConfigError) in try values.timeOfDay(v, "\(key).from") } ?? 0
-        let until = try table["until"].map { v throws(ConfigError) in try values.timeOfDay(v, "\(key).until") } ?? 86_400
-        if let untilValue = table["until"], until <= from {
-            throw values.error(.inconsistent, untilValue, "\(key).until = \(untilValue.tomlText) is not after from; make until later than from")
-        }
         var when = ReloadSchedule.When.always
         if let whenValue = table["when"] {
             let name = try values.string(whenValue, "\(key).when", example: "\"foreground\"")
@@ -218,28 +218,7 @@ struct ScenarioReader {
             }
             when = parsed
         }
-        let given = ["every", "at", "per_day"].filter { table[$0] != nil }
-        guard given.count == 1 else {
-            throw values.error(
-                .invalidValue, value,
-                given.isEmpty
-                    ? "\(key) says when to reload with one of every = \"10m\", at = [\"08:00\"] or per_day = [5, 10]"
-                    : "\(key) has \(given.joined(separator: " and ")); keep one of every, at and per_day")
-        }
-        let times: ReloadSchedule.Times
-        if let every = table["every"] {
-            times = .every(try values.duration(every, "\(key).every", zero: false), from: from, until: until)
-        } else if let at = table["at"] {
-            guard let list = at.array, !list.isEmpty else {
-                throw values.error(.wrongType, at, "\(key).at must be a list of times of day, as in at = [\"08:00\", \"18:30\"]")
-            }
-            var offsets: [TimeInterval] = []
-            for item in list { offsets.append(try values.timeOfDay(item, "\(key).at")) }
-            times = .at(offsets.sorted())
-        } else {
-            let perDay = table["per_day"]!
-            times = .perDay(try values.countRange(perDay, "\(key).per_day"), from: from, until: until)
-        }
+        let times = try readTimes(table, value, key: key, what: "reload")
         return ReloadSchedule(kind: kind, times: times, when: when, line: value.line)
     }
 }

@@ -14,6 +14,12 @@ struct ScenarioInput: Sendable {
         case activityEnd(index: Int)
         /// A WidgetKit push for `kind`.
         case widgetPush(kind: String)
+        /// The user taps a button in the widget (`button`, or an intent named `Tap`).
+        case tap(WidgetID, button: String?)
+        /// The user edits the widget's configuration.
+        case configure(WidgetID)
+        /// `[[device]]` number `index` changes the locale or text size.
+        case device(index: Int)
     }
 
     var at: Date
@@ -45,7 +51,7 @@ struct ScenarioSchedule {
     }
 
     /// Seconds after local midnight → an instant on `day` (DST-safe: counted from midnight).
-    private func at(_ offset: TimeInterval, on day: Date) -> Date { day + offset }
+    func at(_ offset: TimeInterval, on day: Date) -> Date { day + offset }
 
     func isForeground(_ app: ScenarioApp, at time: Date) -> Bool {
         // The calendar's arithmetic is the dearest part of building the inputs: skip it when it cannot matter.
@@ -67,24 +73,7 @@ struct ScenarioSchedule {
         let days = dayStarts
         for app in scenario.apps {
             for schedule in app.reloads {
-                var times: [Date] = []
-                for day in days {
-                    switch schedule.times {
-                    case .every(let interval, let from, let until):
-                        var offset = from
-                        while offset < until {
-                            times.append(at(offset, on: day))
-                            offset += interval
-                        }
-                    case .at(let offsets):
-                        times += offsets.map { at($0, on: day) }
-                    case .perDay(let range, let from, let until):
-                        let count = Int.random(in: range, using: &generator)
-                        let span = until - from
-                        let drawn = (0..<count).map { _ in (Double.random(in: 0..<1, using: &generator) * span).rounded(.down) }
-                        times += drawn.sorted().map { at(from + $0, on: day) }
-                    }
-                }
+                let times = instants(of: schedule.times, days: days, using: &generator)
                 for time in times where time >= scenario.start && time < scenario.end {
                     let foreground = isForeground(app, at: time)
                     switch schedule.when {
@@ -108,12 +97,51 @@ struct ScenarioSchedule {
                 }
             }
         }
+        // Taps and edits, after the reloads' draws (so adding them changes no reload time).
+        for (widget, ids) in widgets {
+            for interaction in widget.interactions {
+                let times = instants(of: interaction.times, days: days, using: &generator)
+                for time in times where time >= scenario.start && time < scenario.end {
+                    inputs += ids.map { id in
+                        ScenarioInput(
+                            at: time,
+                            action: interaction.kind == .tap ? .tap(id, button: interaction.button) : .configure(id))
+                    }
+                }
+            }
+        }
+        for (index, change) in scenario.deviceChanges.enumerated() {
+            inputs.append(ScenarioInput(at: scenario.start + change.after, action: .device(index: index)))
+        }
         inputs += activityInputs()
         return inputs.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
     }
 }
 
 extension ScenarioSchedule {
+    /// The instants a per-day schedule gives over `days`; `per_day` draws from `generator`.
+    func instants(of times: ReloadSchedule.Times, days: [Date], using generator: inout SeededGenerator) -> [Date] {
+        var result: [Date] = []
+        for day in days {
+            switch times {
+            case .every(let interval, let from, let until):
+                var offset = from
+                while offset < until {
+                    result.append(at(offset, on: day))
+                    offset += interval
+                }
+            case .at(let offsets):
+                result += offsets.map { at($0, on: day) }
+            case .perDay(let range, let from, let until):
+                let count = Int.random(in: range, using: &generator)
+                let span = until - from
+                let drawn = (0..<count).map { _ in (Double.random(in: 0..<1, using: &generator) * span).rounded(.down) }
+                result += drawn.sorted().map { at(from + $0, on: day) }
+            }
+        }
+        return result
+    }
+
     /// The inputs of `[[activity]]` and `[[widget_push]]` tables.
     func activityInputs() -> [ScenarioInput] {
         var inputs: [ScenarioInput] = []

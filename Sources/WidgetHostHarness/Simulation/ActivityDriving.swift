@@ -64,7 +64,7 @@ struct ActivityDriving {
         case .widgetPush(let kind):
             let token = host.pushTokens(app: nil).widgets.first { $0.kind == kind }?.token
             return .widgetPush(WidgetPushParams(token: token ?? "no-widget-of-kind-\(kind)"))
-        case .reload, .view:
+        case .reload, .view, .tap, .configure, .device:
             return nil
         }
     }

@@ -113,6 +113,8 @@ public struct Simulation {
     }
 
     private var lastRefusal: HostError?
+    /// What a tap without a button runs.
+    static let tapIntent = IntentInvocation(type: "Tap", title: "Tap")
     /// Which activity each `[[activity]]` started, and its push token.
     private var activities = ActivityDriving()
 
@@ -133,6 +135,18 @@ public struct Simulation {
         case .view(let id):
             handle(.viewRecorded(id))
             notices.recorder.viewed(id, at: clock.now)
+        case .tap(let id, let button):
+            // A synthetic provider draws no button: its tap runs an intent by name.
+            let reply = handle(.tapped(TapRequest(widget: id, button: button, intent: button == nil ? Self.tapIntent : nil)))
+            notices.recorder.interacted("widgetTapped", widget: id, reply: reply, at: clock.now)
+        case .configure(let id):
+            // The user opens the widget's editor and saves it as it is.
+            let reply = handle(.widgetConfigured(id, [:]))
+            notices.recorder.interacted("widgetConfigured", widget: id, reply: reply, at: clock.now)
+        case .device(let index):
+            let change = scenario.deviceChanges[index]
+            let reply = handle(.deviceChanged(DeviceSettings(locale: change.locale, dynamicTypeSize: change.textSize)))
+            notices.recorder.interacted("deviceChanged", widget: nil, reply: reply, at: clock.now)
         case .activityStart, .activityUpdate, .activityPush, .activityEnd, .widgetPush:
             if let command = activities.command(for: input.action, scenario: scenario, host: driver.host, at: clock.now) {
                 let reply = handle(.activity(command))

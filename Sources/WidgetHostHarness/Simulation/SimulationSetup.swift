@@ -50,10 +50,14 @@ struct SimulationSetup {
                         "\(place): kind \(widget.kind) of \(app) already has a different provider; give this widget another kind")
                 }
                 if providers[ext]?[widget.kind] == nil {
+                    // A kind the scenario edits is configurable: an intent with no parameters.
+                    let edited = scenario.widgets.contains { $0.kind == widget.kind && $0.interactions.contains { $0.kind == .configure } }
                     synthetic[app, default: []].append(
                         WidgetDescriptor(
                             kind: widget.kind, displayName: widget.kind, description: "synthetic provider",
-                            supportedFamilies: WidgetFamily.allCases))
+                            supportedFamilies: WidgetFamily.allCases,
+                            intent: edited
+                                ? IntentSchema(type: widget.kind + "Configuration", title: widget.kind, parameters: []) : nil))
                 }
                 providers[ext, default: [:]][widget.kind] = provider
             }
@@ -97,8 +101,18 @@ struct SimulationSetup {
         }
     }
 
-    /// Every scheduled `reloadTimelines(ofKind:)` names a kind its app defines.
+    /// Every scheduled `reloadTimelines(ofKind:)` names a kind its app defines, and every
+    /// widget the scenario edits is configurable.
     func checkSchedules(host: WidgetHost) throws(HarnessError) {
+        for (index, widget) in scenario.widgets.enumerated() {
+            guard let edit = widget.interactions.first(where: { $0.kind == .configure }) else { continue }
+            let descriptor = host.catalog.extensions.flatMap(\.widgets).first { $0.kind == widget.kind }
+            if descriptor?.intent == nil {
+                throw HarnessError(
+                    "\(scenario.file):\(edit.line): widget[\(index + 1)].configure: \(widget.kind) is not configurable "
+                        + "(its extension declares no intent for it); remove configure, or use an AppIntentConfiguration kind")
+            }
+        }
         for app in scenario.apps {
             let kinds = host.catalog.extensions.filter { $0.app == app.id }.flatMap { $0.widgets.map(\.kind) }
             for schedule in app.reloads {

@@ -138,18 +138,24 @@ public struct ActivityPushParams: Sendable, Hashable, Codable {
     }
 }
 
-/// What happened to one push: as widget reloads are answered, `delivered` or
-/// `throttled until T (reason)` — what a device never says.
+/// What happened to one push: as widget reloads are answered, `delivered`,
+/// `throttled until T (reason)` or `ignored (reason)` — what a device never says.
 public enum PushDisposition: String, Sendable, Hashable, Codable {
     case delivered
     case throttled
+    /// Delivered, but not applied: ActivityKit ignores an update or end whose `timestamp` is
+    /// older than the last one applied (Apple); the content stays as it was.
+    case ignored
 }
 
+/// Why a push was throttled or ignored.
 public enum PushThrottleReason: String, Sendable, Hashable, Codable {
     /// The activity's priority-10 pushes in the last hour reached its budget.
     case pushBudgetExhausted
     /// The app's push-to-start pushes in the last hour reached their budget.
     case pushToStartBudgetExhausted
+    /// The push's `aps.timestamp` is older than the activity's last applied update's.
+    case outdatedTimestamp
 }
 
 public struct ActivityPushResult: Sendable, Hashable, Codable {
@@ -181,9 +187,19 @@ public struct ActivityPushResult: Sendable, Hashable, Codable {
 }
 
 /// `push/widget`: a WidgetKit push (`WidgetPushHandler`) for the kind the token names.
+/// `payload` is the APNs body (`{"aps":{"content-changed":true}}`, sent with
+/// `apns-push-type: widgets`); nil sends exactly that.
 public struct WidgetPushParams: Sendable, Hashable, Codable {
     public var token: String
-    public init(token: String) { self.token = token }
+    public var payload: JSONValue?
+    /// The size of the body as the provider sent it; nil: the host measures its own encoding.
+    public var payloadBytes: Int?
+
+    public init(token: String, payload: JSONValue? = nil, payloadBytes: Int? = nil) {
+        self.token = token
+        self.payload = payload
+        self.payloadBytes = payloadBytes
+    }
 }
 
 public struct WidgetPushResult: Sendable, Hashable, Codable {

@@ -8,6 +8,8 @@ public struct ActivityNotice: Sendable, Hashable, Codable {
         case updated
         /// A priority-10 push (or a push-to-start) over its budget was dropped.
         case throttled
+        /// A push older (by its `timestamp`) than the last applied update was not applied.
+        case ignored
         /// The `staleDate` passed.
         case stale
         case ended
@@ -33,7 +35,7 @@ public struct ActivityNotice: Sendable, Hashable, Codable {
     public var budget: PushBudgetUsage?
     /// For `throttled`: when a push would next be delivered.
     public var until: Date?
-    /// For `refused`: Apple's or APNs' name of the reason (`attributesTooLarge`, `BadDeviceToken`, …).
+    /// For `refused`: Apple's or APNs' name of the reason; for `ignored`: `outdatedTimestamp` (`attributesTooLarge`, `BadDeviceToken`, …).
     public var reason: String?
 
     public init(

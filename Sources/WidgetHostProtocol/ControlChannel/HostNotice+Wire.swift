@@ -204,7 +204,7 @@ private struct FlatNotice: Codable {
             return .controlUpdated(
                 extension: try required(self.extension, "extension"), control: try required(control, "control"), at: at,
                 value: value, detail: detail)
-        case .activityRequested, .activityUpdated, .activityThrottled, .activityStale, .activityEnded,
+        case .activityRequested, .activityUpdated, .activityThrottled, .activityIgnored, .activityStale, .activityEnded,
             .activityDismissed, .activityRefused, .activityRendered:
             preconditionFailure("activity notices are decoded above")
         }

@@ -61,6 +61,7 @@ public enum HostNotice: Sendable, Hashable {
         case activityRequested
         case activityUpdated
         case activityThrottled
+        case activityIgnored
         case activityStale
         case activityEnded
         case activityDismissed
@@ -72,6 +73,7 @@ public enum HostNotice: Sendable, Hashable {
             case .requested: self = .activityRequested
             case .updated: self = .activityUpdated
             case .throttled: self = .activityThrottled
+            case .ignored: self = .activityIgnored
             case .stale: self = .activityStale
             case .ended: self = .activityEnded
             case .dismissed: self = .activityDismissed
@@ -85,6 +87,7 @@ public enum HostNotice: Sendable, Hashable {
             case .activityRequested: .requested
             case .activityUpdated: .updated
             case .activityThrottled: .throttled
+            case .activityIgnored: .ignored
             case .activityStale: .stale
             case .activityEnded: .ended
             case .activityDismissed: .dismissed

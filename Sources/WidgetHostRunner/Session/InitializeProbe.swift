@@ -26,7 +26,8 @@ public enum InitializeProbe {
             case .failed(.protocolError(let detail)): detail
             case .failed(.memoryLimitExceeded(let bytes)):
                 "its footprint reached \(bytes / 1_048_576) MiB before answering initialize"
-            case .noWidgets: "initialize listed no widgets; add at least one Widget to the WidgetBundle's body"
+            case .noWidgets:
+                "initialize listed no widgets and no controls; add at least one Widget or ControlWidget to the WidgetBundle's body"
             }
         }
     }
@@ -34,7 +35,11 @@ public enum InitializeProbe {
     /// The catalog's reading of an answer: the widgets (and controls, and Live Activities), or
     /// why the bundle is skipped. A bundle of Live Activities only is loaded.
     public static func widgets(_ answer: Result<InitializeResult, Failure>) -> Result<InitializeResult, Failure> {
-        answer.flatMap { $0.widgets.isEmpty && ($0.activities ?? []).isEmpty ? .failure(.noWidgets) : .success($0) }
+        // A bundle of Control widgets only (iOS 18), or of Live Activities only, is loaded too.
+        answer.flatMap { answer in
+            answer.widgets.isEmpty && (answer.controls ?? []).isEmpty && (answer.activities ?? []).isEmpty
+                ? .failure(.noWidgets) : .success(answer)
+        }
     }
 
     /// Why the bundle was skipped, for `extensions` and the log: the executable, what is

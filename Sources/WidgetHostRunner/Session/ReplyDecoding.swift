@@ -40,11 +40,12 @@ enum ReplyDecoding {
 /// A decoding error in one line: which field and what was wrong. The one wording for an
 /// extension's replies and the control socket's parameters.
 public enum DecodingFailure {
-    public static func describe(_ error: any Error) -> String {
+    /// `root` names the top-level value (`the reply`, or `params` for a request's).
+    public static func describe(_ error: any Error, root: String = "the reply") -> String {
         guard let decoding = error as? DecodingError else { return "\(error)" }
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return keys.isEmpty ? "the reply" : String(keys.drop(while: { $0 == "." }))
+            return keys.isEmpty ? root : String(keys.drop(while: { $0 == "." }))
         }
         switch decoding {
         case .keyNotFound(let key, let context):

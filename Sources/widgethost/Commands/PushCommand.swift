@@ -18,6 +18,8 @@ struct PushActivityCommand: ParsableCommand {
             Priority 10 pushes count against the activity's hourly budget (10, or 60 with the \
             frequent-updates entitlement); one over it is dropped, as on a device, and answered \
             `throttled until TIME (pushBudgetExhausted)`. Priority 5 pushes are not budgeted. \
+            A push whose --timestamp is older than the last applied update's is answered \
+            `ignored (outdatedTimestamp)`: ActivityKit ignores it. \
             --event start sends to a push-to-start token (`widgethost push tokens`) and needs \
             --attributes-type and --attributes.
 
@@ -53,6 +55,13 @@ struct PushActivityCommand: ParsableCommand {
         name: .customLong("dismissal-date"), help: ArgumentHelp("For --event end: RFC 3339 date it leaves the Lock Screen.", valueName: "date"))
     var dismissalDate: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "RFC 3339 date the content was generated (aps.timestamp; default: now). A push older than the last applied update is ignored, as ActivityKit ignores it.",
+            valueName: "date"))
+    var timestamp: String?
+
     @Option(name: .long, help: ArgumentHelp("An alert: \"TITLE|BODY\".", valueName: "alert"))
     var alert: String?
 
@@ -84,7 +93,8 @@ struct PushActivityCommand: ParsableCommand {
             let data = try JSONFile.read(payload, what: "--payload")
             return (try JSONFile.parse(data, what: "--payload \(payload)"), data.count)
         }
-        var aps: [String: JSONValue] = ["event": .string(event), "timestamp": .integer(Int(Date().timeIntervalSince1970))]
+        let stamp = try timestamp.map { try seconds($0, "--timestamp") } ?? Int(Date().timeIntervalSince1970)
+        var aps: [String: JSONValue] = ["event": .string(event), "timestamp": .integer(stamp)]
         if let contentState {
             aps["content-state"] = try JSONFile.parse(try JSONFile.read(contentState, what: "--content-state"), what: "--content-state \(contentState)")
         }
@@ -114,6 +124,10 @@ struct PushWidgetCommand: ParsableCommand {
         commandName: "widget",
         abstract: "Send a WidgetKit push (WidgetPushHandler) to TOKEN: one budgeted reload per widget of its kind.",
         discussion: """
+            The body is {"aps":{"content-changed":true}} unless --payload gives one. Bad pushes \
+            get APNs' reasons: BadDeviceToken, MissingDeviceToken, PayloadTooLarge (over 4 KB), \
+            PayloadEmpty; BadPayload for a body WidgetKit would ignore.
+
             Example:
               widgethost push widget 9c0e…7d
                 w1  BirthdayHomeWidget  started (budgeted, 2 of 70 used)
@@ -122,11 +136,22 @@ struct PushWidgetCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The widget kind's push token (`widgethost push tokens`).", valueName: "token"))
     var token: String
 
+    @Option(
+        name: .long, help: ArgumentHelp("A file with the whole APNs body ({\"aps\":{\"content-changed\":true}}).", valueName: "file"),
+        completion: .file())
+    var payload: String?
+
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
+        var params = WidgetPushParams(token: token)
+        if let payload {
+            let data = try JSONFile.read(payload, what: "--payload")
+            params.payload = try JSONFile.parse(data, what: "--payload \(payload)")
+            params.payloadBytes = data.count
+        }
         try connection.withClient { client in
-            let result: WidgetPushResult = try client.call(.pushWidget, params: WidgetPushParams(token: token))
+            let result: WidgetPushResult = try client.call(.pushWidget, params: params)
             if connection.json { return try Console.outputJSON(result) }
             guard !result.reload.outcomes.isEmpty else {
                 return Console.output("No \(result.kind) widgets to reload; the push reached none.")

@@ -63,13 +63,23 @@ struct ReloadCommand: ParsableCommand {
     }
 
     private var resolvedApp: String? {
+        Self.resolvedApp(app, all: all, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// --app, else $WIDGETHOST_APP for --all.
+    static func resolvedApp(_ app: String?, all: Bool, environment: [String: String]) -> String? {
         if let app, !app.isEmpty { return app }
         guard all else { return nil }
-        return ProcessInfo.processInfo.environment["WIDGETHOST_APP"].flatMap { $0.isEmpty ? nil : $0 }
+        return environment["WIDGETHOST_APP"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run() throws {
-        let foreground: Bool? = self.foreground ? true : nil
+        try Self.perform(kind: kind, app: resolvedApp, foreground: foreground, connection: connection.settings)
+    }
+
+    /// The request and its lines: this command's `run`, and `ReloadFastPath`'s.
+    static func perform(kind: String?, app resolvedApp: String?, foreground: Bool, connection: ConnectionSettings) throws {
+        let foreground: Bool? = foreground ? true : nil
         try connection.withClient { client in
             let result: ReloadResult
             if let kind {

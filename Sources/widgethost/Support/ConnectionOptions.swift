@@ -20,14 +20,33 @@ struct ConnectionOptions: ParsableArguments {
         help: ArgumentHelp("Seconds to wait for the daemon's answer.", valueName: "seconds"))
     var timeout: Double = 30
 
-    var socketPath: String {
-        ControlSocketPath.resolve(explicit: socket, environment: ProcessInfo.processInfo.environment)
-    }
+    var socketPath: String { settings.socketPath }
 
     func validate() throws {
         guard timeout > 0, timeout.isFinite else {
             throw ValidationError("--timeout must be a positive number of seconds, not \(timeout)")
         }
+    }
+
+    /// The options' values, without the parser's property wrappers (`ReloadFastPath` makes them too).
+    var settings: ConnectionSettings { ConnectionSettings(socket: socket, json: json, timeout: timeout) }
+
+    /// Connects, runs `body`, and turns a client error into one stderr line and an exit code.
+    func withClient<T>(_ body: (ControlClient) throws -> T) throws -> T {
+        try settings.withClient(body)
+    }
+}
+
+/// `--socket`, `--json` and `--timeout` as values.
+struct ConnectionSettings: Equatable {
+    var socket: String?
+    var json = false
+    var timeout: Double = 30
+    /// The environment the socket's path is looked up in; nil: the process's.
+    var environment: [String: String]?
+
+    var socketPath: String {
+        ControlSocketPath.resolve(explicit: socket, environment: environment ?? ProcessInfo.processInfo.environment)
     }
 
     /// Connects, runs `body`, and turns a client error into one stderr line and an exit code.

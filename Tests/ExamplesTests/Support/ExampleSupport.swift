@@ -10,6 +10,8 @@ struct ExampleChannel {
 
     init(_ widget: some Widget) throws { server = try ExtensionServer(widget: widget) }
 
+    init(server: ExtensionServer) { self.server = server }
+
     func call(_ method: String, _ params: JSONValue) async throws -> JSONValue {
         let line = try JSONRPCMessage.request(id: .number(1), method: method, params: params).encodedLine()
         guard let reply = await server.handle(line: Array(line.dropLast())) else { throw ExtensionReplyError(detail: "no reply") }

@@ -27,9 +27,11 @@ func state(totalBytes bytes: Int) -> JSONValue {
 /// An APNs body for a Live Activity push.
 func apns(
     _ event: String = "update", state: JSONValue? = nil, staleDate: Date? = nil, dismissalDate: Date? = nil,
-    alert: (String, String)? = nil, attributesType: String? = nil, attributes: JSONValue? = nil
+    alert: (String, String)? = nil, attributesType: String? = nil, attributes: JSONValue? = nil,
+    timestamp: Date? = t0
 ) -> JSONValue {
-    var aps: [String: JSONValue] = ["event": .string(event), "timestamp": 1_771_113_600]
+    var aps: [String: JSONValue] = ["event": .string(event)]
+    if let timestamp { aps["timestamp"] = .integer(Int(timestamp.timeIntervalSince1970)) }
     if let state { aps["content-state"] = state }
     if let staleDate { aps["stale-date"] = .integer(Int(staleDate.timeIntervalSince1970)) }
     if let dismissalDate { aps["dismissal-date"] = .integer(Int(dismissalDate.timeIntervalSince1970)) }

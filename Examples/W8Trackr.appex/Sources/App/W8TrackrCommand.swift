@@ -9,7 +9,7 @@ import WidgetKit
 struct W8TrackrCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "w8trackr",
-        abstract: "Play the W8Trackr app: log weigh-ins, set the goal and unit, reload WeightWidget.",
+        abstract: "Play the W8Trackr app: log weigh-ins, set the goal and unit, reload WeightWidget and LogWeightControl.",
         discussion: """
             Data goes to the App Group group.com.w8trackr, found through WIDGETHOST_APP_GROUPS \
             (group.com.w8trackr=/path/to/container). After each change the widget is reloaded \
@@ -106,7 +106,8 @@ enum W8TrackrApp {
         return date
     }
 
-    /// `WidgetCenter.shared.reloadTimelines(ofKind:)`, and what the host answered.
+    /// `WidgetCenter.shared.reloadTimelines(ofKind:)` and `ControlCenter.shared.reloadControls(ofKind:)`,
+    /// and what the host answered.
     static func reloadWidget() {
         let center = WidgetCenter.shared
         if center.appIdentifier == nil { center.appIdentifier = "com.w8trackr" }
@@ -115,6 +116,11 @@ enum W8TrackrApp {
             for outcome in result.outcomes {
                 print("\(outcome.kind) \(outcome.id): \(outcome.outcome.rawValue)\(outcome.reason.map { " (\($0.rawValue))" } ?? "")")
             }
+        }
+        let controls = ControlCenter.shared
+        controls.reloadControls(ofKind: LogWeightControl.kind)
+        if case .success(let result)? = controls.lastReloadResult, !result.asked.isEmpty {
+            print("asked \(result.asked.joined(separator: ", "))")
         }
     }
 }

@@ -5,5 +5,6 @@ import WidgetKit
 struct W8TrackrWidgets: WidgetBundle {
     var body: some Widget {
         WeightWidget()
+        LogWeightControl()
     }
 }
