@@ -44,7 +44,9 @@ public struct WidgetHost: Sendable {
         // double the restored host's peak footprint.
         let widgets = widgets.isSortedByID ? widgets : widgets.sorted { $0.id < $1.id }
         records.reserveCapacity(widgets.count)
+        var names = Set<String>()
         for var record in widgets {
+            record.shareStorage(names: &names)
             if let running = record.running {
                 var retry = PendingReload(
                     requestedAt: running.requestedAt, cause: running.cause, exemption: running.exemption, prepaid: true)

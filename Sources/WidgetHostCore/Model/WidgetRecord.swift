@@ -85,18 +85,71 @@ public struct HostRecord: Sendable, Hashable, Codable {
 }
 
 /// An intent a tap started, until it ends.
+///
+/// Its fields live out of line (an immutable box; a change makes a new one): a record
+/// holds one only while a tap's intent runs or waits for its reload, and inline it was 96
+/// of the record's bytes for every widget (docs/benchmarks.md, figure 4).
 public struct RunningIntent: Sendable, Hashable, Codable {
-    public var request: RequestID
-    public var intent: IntentInvocation
+    private struct Fields: Sendable, Hashable, Codable {
+        var request: RequestID
+        var intent: IntentInvocation
+        var button: String?
+        var startedAt: Date
+        var toggledTo: Bool?
+        var endedAt: Date?
+    }
+
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    private var fields: Fields {
+        get { box.fields }
+        set { box = Box(newValue) }
+    }
+
+    init(request: RequestID, intent: IntentInvocation, button: String?, startedAt: Date, toggledTo: Bool?, endedAt: Date? = nil) {
+        box = Box(
+            Fields(request: request, intent: intent, button: button, startedAt: startedAt, toggledTo: toggledTo, endedAt: endedAt))
+    }
+
+    public var request: RequestID {
+        get { fields.request }
+        set { fields.request = newValue }
+    }
+    public var intent: IntentInvocation {
+        get { fields.intent }
+        set { fields.intent = newValue }
+    }
     /// The button's id in the archive, when a button was tapped.
-    public var button: String?
-    public var startedAt: Date
+    public var button: String? {
+        get { fields.button }
+        set { fields.button = newValue }
+    }
+    public var startedAt: Date {
+        get { fields.startedAt }
+        set { fields.startedAt = newValue }
+    }
     /// A toggle's new state, shown at once; rolled back if the intent fails.
-    public var toggledTo: Bool?
+    public var toggledTo: Bool? {
+        get { fields.toggledTo }
+        set { fields.toggledTo = newValue }
+    }
     /// When the intent succeeded. The tap's state stays shown until a reload started at or
     /// after this instant lands, so a Toggle does not flick back to the old entry's state.
-    public var endedAt: Date?
+    public var endedAt: Date? {
+        get { fields.endedAt }
+        set { fields.endedAt = newValue }
+    }
 
     /// The intent itself is still running: another tap on the widget waits.
     public var isRunning: Bool { endedAt == nil }
+
+    public init(from decoder: any Decoder) throws { box = Box(try Fields(from: decoder)) }
+    public func encode(to encoder: any Encoder) throws { try fields.encode(to: encoder) }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.fields == rhs.fields }
+    public func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }

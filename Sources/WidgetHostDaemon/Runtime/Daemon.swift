@@ -154,6 +154,9 @@ public final class Daemon: @unchecked Sendable {
                 }.map { self.systemd.ready(runtime: self.runtime) }
             }.wait()
             try startDashboard()
+            // The first steps (the catalog, the boot id) visited every restored widget on the
+            // event loop's thread, whose malloc arena keeps what they freed.
+            HeapTrim.returnFreeMemory()
         } catch {
             systemd.notifier.failed(error)
             throw error

@@ -16,26 +16,62 @@ public struct EntryRelevance: Sendable, Hashable, Codable {
 /// The content is the extension's business; the host only stores and shows it. `view`
 /// (protocol version 2) is the entry's rendered view, which the host displays; an entry
 /// may carry either or both, and a missing `content` reads as null.
+///
+/// The view is kept out of line (an immutable box, shared by copies): inline it was 96 of
+/// the entry's 152 bytes, and a widget record holds up to three entries beside its timeline,
+/// most of them without a view (docs/benchmarks.md, figure 4).
 public struct TimelineEntryPayload: Sendable, Hashable, Codable {
     public var date: Date
     public var relevance: EntryRelevance?
     public var content: JSONValue
-    public var view: ViewArchive?
+    private var viewBox: ViewBox?
+
+    public var view: ViewArchive? {
+        get { viewBox?.archive }
+        set { viewBox = newValue.map(ViewBox.init) }
+    }
 
     public init(date: Date, relevance: EntryRelevance? = nil, content: JSONValue, view: ViewArchive? = nil) {
         self.date = date
         self.relevance = relevance
         self.content = content
-        self.view = view
+        self.viewBox = view.map(ViewBox.init)
     }
+
+    private enum CodingKeys: String, CodingKey { case date, relevance, content, view }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         date = try container.decode(Date.self, forKey: .date)
         relevance = try container.decodeIfPresent(EntryRelevance.self, forKey: .relevance)
         content = try container.decodeIfPresent(JSONValue.self, forKey: .content) ?? .null
-        view = ViewArchive.lenient(container, forKey: .view)
+        viewBox = ViewArchive.lenient(container, forKey: .view).map(ViewBox.init)
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encodeIfPresent(relevance, forKey: .relevance)
+        try container.encode(content, forKey: .content)
+        try container.encodeIfPresent(view, forKey: .view)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.date == rhs.date && lhs.relevance == rhs.relevance && lhs.content == rhs.content && lhs.view == rhs.view
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(date)
+        hasher.combine(relevance)
+        hasher.combine(content)
+        hasher.combine(view)
+    }
+}
+
+/// An entry's view archive, out of line.
+private final class ViewBox: Sendable {
+    let archive: ViewArchive
+    init(_ archive: ViewArchive) { self.archive = archive }
 }
 
 /// When the host should next ask for a timeline (WidgetKit's `TimelineReloadPolicy`).
