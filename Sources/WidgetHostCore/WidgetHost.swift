@@ -40,7 +40,11 @@ public struct WidgetHost: Sendable {
         self.host = host
         self.activities = activities
         for id in activities.records.keys { scheduleActivityDeadline(id) }
-        for var record in widgets.sorted(by: { $0.id < $1.id }) {
+        // The store hands them over sorted; copying 10,000 records to sort them again would
+        // double the restored host's peak footprint.
+        let widgets = widgets.isSortedByID ? widgets : widgets.sorted { $0.id < $1.id }
+        records.reserveCapacity(widgets.count)
+        for var record in widgets {
             if let running = record.running {
                 var retry = PendingReload(
                     requestedAt: running.requestedAt, cause: running.cause, exemption: running.exemption, prepaid: true)

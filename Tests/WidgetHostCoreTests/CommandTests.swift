@@ -156,4 +156,17 @@ struct RestoreTests {
         #expect(try! restored.status(at: test.now).get() == before)
         #expect(restored.nextDeadline == test.host.nextDeadline)
     }
+
+    @Test("Records handed over out of order are restored in id order, w2 before w10")
+    func restoresInIDOrder() {
+        var test = TestHost()
+        for _ in 1...11 { test.add() }
+        let records = test.host.allRecords
+        #expect(records.isSortedByID)
+        let shuffled = [records[10], records[1], records[0]] + records[2..<10]
+        #expect(!shuffled.isSortedByID)
+        let restored = WidgetHost(restoring: test.host.host, widgets: shuffled)
+        #expect(restored.allRecords.map(\.id) == records.map(\.id))
+        #expect(restored.widgets.map(\.id).prefix(3) == ["w1", "w2", "w3"])
+    }
 }
