@@ -31,8 +31,11 @@ struct DeadlineQueue: Sendable {
     mutating func schedule(_ owner: DeadlineOwner, at date: Date?) {
         guard scheduled[owner] != date else { return }
         scheduled[owner] = date
+        // The top is never stale between calls; only this owner's old item can have become
+        // stale, so the top needs checking only when it is that item (a lookup per call saved).
+        let topWasOwner = heap.min?.owner == owner
         if let date { heap.insert(Item(at: date, owner: owner)) }
-        dropStaleTop()
+        if topWasOwner { dropStaleTop() }
         // Keep the heap from filling with stale items when owners reschedule often.
         if heap.count > 2 * scheduled.count + 64 {
             heap = Heap(scheduled.map { Item(at: $0.value, owner: $0.key) })
