@@ -79,6 +79,24 @@ struct PropertyTests {
         }
     }
 
+    @Test("Every persist names each widget once, in id order, and none it also removes")
+    func persistScopes() async {
+        await propertyCheck(count: 30, input: Self.steps, Self.failures) { steps, failures in
+            var run = run(steps: steps, failures: failures)
+            // Ten more widgets (w4…w13: w10 sorts after w9) reloaded at once, then one removed.
+            for _ in 0..<10 { run.test.add() }
+            run.test.handle(.reloadRequested(ReloadRequest(.kind("BirthdayHomeWidget", app: nil))))
+            run.test.handle(.widgetRemoved("w12"))
+            let scopes = run.test.effects.compactMap { if case .persist(let scope) = $0 { scope } else { nil } }
+            #expect(scopes.contains { $0.changed.count >= 11 })
+            #expect(scopes.contains { $0.removed == ["w12"] })
+            for scope in scopes {
+                #expect(scope.changed == Array(Set(scope.changed)).sorted(), "\(scope.changed)")
+                #expect(Set(scope.changed).isDisjoint(with: scope.removed))
+            }
+        }
+    }
+
     @Test("No reload starts earlier than its gates allow")
     func gatesHold() async {
         await propertyCheck(count: 60, input: Self.steps, Self.failures) { steps, failures in
