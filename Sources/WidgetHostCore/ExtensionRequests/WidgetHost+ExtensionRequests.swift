@@ -20,23 +20,18 @@ extension WidgetHost {
     mutating func dispatchNext(on ext: String, at now: Date) {
         // In place (`queues.values[index]`): a copy would copy every waiting request
         // (quadratic when thousands of widgets wait on one extension).
-        guard let index = queues.index(forKey: ext), queues.values[index].inFlight == nil else { return }
-        guard var request = queues.values[index].waiting.popFirst() else {
-            if queues.values[index].processAlive {
-                let idleSince = queues.values[index].idleSince ?? now
-                queues.values[index].idleSince = idleSince
-                deadlines.schedule(.extension(ext), at: idleSince + configuration.extensionLifecycle.idleTimeout)
-            } else {
-                deadlines.schedule(.extension(ext), at: nil)
-            }
+        guard let index = queues.index(forKey: ext) else { return }
+        let dispatch = queues.values[index].dispatchNext(
+            at: now, limits: configuration.limits, idleTimeout: configuration.extensionLifecycle.idleTimeout)
+        switch dispatch {
+        case .busy:
             return
+        case .idle(let stopAt):
+            deadlines.schedule(.extension(ext), at: stopAt)
+        case .sent(let request):
+            step.effects.append(.send(request))
+            deadlines.schedule(.extension(ext), at: request.deadline)
         }
-        request.deadline = now + configuration.limits.timeout(for: request.call.method)
-        queues.values[index].inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
-        queues.values[index].idleSince = nil
-        queues.values[index].processAlive = true
-        step.effects.append(.send(request))
-        deadlines.schedule(.extension(ext), at: request.deadline)
     }
 
     func inFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
@@ -49,9 +44,8 @@ extension WidgetHost {
     /// The request is no longer running; the extension is free for the next one.
     private mutating func takeInFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
         guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
-            let flight = queues.values[index].inFlight, flight.request.id == id
+            let flight = queues.values[index].takeInFlight(id)
         else { return nil }
-        queues.values[index].inFlight = nil
         requestOwners[id] = nil
         return flight
     }
@@ -60,10 +54,8 @@ extension WidgetHost {
         // A reply for a request that is no longer running (it timed out, or the widget is gone) is dropped.
         if let footprintBytes {
             guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
-                queues.values[index].inFlight?.request.id == id
+                queues.values[index].sampleFootprint(id, bytes: footprintBytes)
             else { return }
-            let peak = max(queues.values[index].inFlight!.peakFootprint ?? 0, footprintBytes)
-            queues.values[index].inFlight!.peakFootprint = peak
             if let failure = configuration.limits.verdict(onFootprint: footprintBytes) {
                 failInFlight(id, failure, at: now)
                 return
@@ -73,6 +65,12 @@ extension WidgetHost {
         let request = flight.request
         dispatchNext(on: request.extension, at: now)
 
+        // The common case first, without the tuple below (which copies the call and the reply).
+        if case .timeline(let payload, let byteCount) = reply, case .timeline = request.call {
+            guard let widget = request.widget else { return }
+            finishReload(widget, .received(payload, byteCount: byteCount), peakFootprint: flight.peakFootprint, at: now)
+            return
+        }
         switch (request.call, reply) {
         case (.timeline, .timeline(let payload, let byteCount)):
             guard let widget = request.widget else { return }
@@ -107,9 +105,9 @@ extension WidgetHost {
     }
 
     mutating func footprintSampled(_ id: RequestID, bytes: Int, at now: Date) {
-        guard let ext = requestOwners[id], var flight = inFlight(id) else { return }
-        flight.peakFootprint = max(flight.peakFootprint ?? 0, bytes)
-        queues[ext]?.inFlight = flight
+        guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
+            queues.values[index].sampleFootprint(id, bytes: bytes)
+        else { return }
         if let failure = configuration.limits.verdict(onFootprint: bytes) {
             failInFlight(id, failure, at: now)
         }
