@@ -73,8 +73,8 @@ struct DeadlineQueue: Sendable {
         var due: [DeadlineOwner] = []
         while let top = heap.min, top.at <= now {
             heap.removeMin()
-            if scheduled[top.owner] == top.at {
-                scheduled[top.owner] = nil
+            if let slot = scheduled.index(forKey: top.owner), scheduled.values[slot] == top.at {
+                scheduled.remove(at: slot)
                 due.append(top.owner)
             }
         }
