@@ -15,28 +15,53 @@ extension WidgetHost {
         return id
     }
 
-    /// Sends the next queued request if the extension is free; an extension left with nothing
-    /// to do is stopped after the idle timeout.
+    /// Sends the next queued request if the extension is free (or starts the one written
+    /// ahead, already in its stdin); an extension left with nothing to do is stopped after the
+    /// idle timeout. Then writes what may go ahead to a pipelining extension.
     mutating func dispatchNext(on ext: String, at now: Date) {
         // In place (`queues.values[index]`): a copy would copy every waiting request
         // (quadratic when thousands of widgets wait on one extension).
-        guard let index = queues.index(forKey: ext), queues.values[index].inFlight == nil else { return }
-        guard var request = queues.values[index].waiting.popFirst() else {
-            if queues.values[index].processAlive {
-                let idleSince = queues.values[index].idleSince ?? now
-                queues.values[index].idleSince = idleSince
-                deadlines.schedule(.extension(ext), at: idleSince + configuration.extensionLifecycle.idleTimeout)
-            } else {
-                deadlines.schedule(.extension(ext), at: nil)
+        guard let index = queues.index(forKey: ext) else { return }
+        if queues.values[index].inFlight == nil {
+            let written = !queues.values[index].ahead.isEmpty
+            guard
+                var request = written
+                    ? queues.values[index].ahead.popFirst() : queues.values[index].waiting.popFirst()
+            else {
+                if queues.values[index].processAlive {
+                    let idleSince = queues.values[index].idleSince ?? now
+                    queues.values[index].idleSince = idleSince
+                    deadlines.schedule(.extension(ext), at: idleSince + configuration.extensionLifecycle.idleTimeout)
+                } else {
+                    deadlines.schedule(.extension(ext), at: nil)
+                }
+                return
             }
-            return
+            // A request written ahead runs from now, when the one before it has been answered.
+            request.deadline = now + configuration.limits.timeout(for: request.call.method)
+            queues.values[index].inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
+            queues.values[index].idleSince = nil
+            queues.values[index].processAlive = true
+            if !written { step.effects.append(.send(request)) }
+            deadlines.schedule(.extension(ext), at: request.deadline)
         }
-        request.deadline = now + configuration.limits.timeout(for: request.call.method)
-        queues.values[index].inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
-        queues.values[index].idleSince = nil
-        queues.values[index].processAlive = true
-        step.effects.append(.send(request))
-        deadlines.schedule(.extension(ext), at: request.deadline)
+        writeAhead(on: ext, index: index, at: now)
+    }
+
+    /// Writes the reloads waiting behind the running request to an extension that declared
+    /// `pipelining`, in order, up to `ExtensionQueue.aheadLimit`; the first request of
+    /// another method stops it (the queue's order is the process's).
+    private mutating func writeAhead(on ext: String, index: Dictionary<String, ExtensionQueue>.Index, at now: Date) {
+        guard queues.values[index].inFlight != nil, catalog.descriptor(of: ext)?.pipelining == true else { return }
+        while queues.values[index].ahead.count < ExtensionQueue.aheadLimit,
+            let next = queues.values[index].waiting.first, case .timeline = next.call
+        {
+            var request = queues.values[index].waiting.removeFirst()
+            // Its timeout starts when it runs; until then this is what it would be at the earliest.
+            request.deadline = now + configuration.limits.timeout(for: request.call.method)
+            queues.values[index].ahead.append(request)
+            step.effects.append(.send(request))
+        }
     }
 
     func inFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
@@ -119,6 +144,14 @@ extension WidgetHost {
         let (kind, detail) = describe(failure, of: flight.request.call.method, limits: configuration.limits)
         queues[ext]?.processAlive = false
         queues[ext]?.idleSince = nil
+        // What was written ahead dies with the process: it goes to a fresh one, first in line
+        // (a removed widget's reload no more).
+        if let written = queues[ext]?.ahead, !written.isEmpty {
+            queues[ext]?.ahead.removeAll()
+            let kept = written.filter { request in request.widget.map { records[$0] != nil } ?? true }
+            for request in written where !kept.contains(request) { requestOwners[request.id] = nil }
+            queues[ext]?.waiting.prepend(contentsOf: kept)
+        }
         step.effects.append(.kill(extension: ext, reason: kind))
         emit(
             .extensionKilled(
