@@ -20,7 +20,8 @@ let package = Package(
         .library(name: "WidgetHostCore", targets: ["WidgetHostCore"]),
         .library(name: "WidgetHostClient", targets: ["WidgetHostClient"]),
         .executable(name: "widgethostd", targets: ["widgethostd"]),
-        .executable(name: "widgethost", targets: ["widgethost"]),
+        .executable(name: "widgethost", targets: ["widgethost-front"]),
+        .executable(name: "widgethost-cli", targets: ["widgethost"]),
         .executable(name: "widgethost-sandbox", targets: ["widgethost-sandbox"]),
     ],
     dependencies: [
@@ -175,6 +176,15 @@ let package = Package(
             dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles", "WidgetHostRunner"],
             swiftSettings: strict
         ),
+        // `widgethost`: the CLI's front. It sends `reload --kind K` / `reload --all --app A` itself
+        // and execs the full CLI (the target below, installed as libexec/widgethost/widgethost-cli)
+        // for everything else. The Swift standard library only, linked statically, no Foundation:
+        // the dynamic loader's binding of Foundation, ICU and libstdc++ was two thirds of the
+        // full CLI's start (issue 16). scripts/check-dependencies.sh holds it to that.
+        .executableTarget(
+            name: "widgethost-front", path: "Sources/widgethost-front", swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+        // The full CLI, every command (`widgethost-cli`; the front above runs it).
         .executableTarget(
             name: "widgethost",
             dependencies: [

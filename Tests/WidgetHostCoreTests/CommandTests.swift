@@ -104,6 +104,21 @@ struct CommandTests {
         let idle = host.handle(.deadlineReached, at: t0 + 0.5)
         #expect(idle.effects.isEmpty)
     }
+
+    @Test("A step that handles widgets out of id order persists them once each, in id order")
+    func persistOrder() {
+        // w2 falls due first; a step late enough handles both, earliest deadline first.
+        var test = TestHost(provider: { params in
+            let hours: Double = params.widgetId == "w2" ? 1 : 2
+            return .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .after(params.now + .hours(hours))))
+        })
+        for _ in 0..<2 { test.add() }
+        test.now = t0 + .hours(3)
+        let step = test.handle(.deadlineReached)
+        #expect(test.started("w2").count == 2)
+        guard case .persist(let scope)? = step.effects.last else { Issue.record("no persist"); return }
+        #expect(scope.changed == ["w1", "w2"])
+    }
 }
 
 @Suite("Restore")
@@ -140,5 +155,18 @@ struct RestoreTests {
         _ = restored.handle(.hostStarted(bootID: "boot-1"), at: test.now)
         #expect(try! restored.status(at: test.now).get() == before)
         #expect(restored.nextDeadline == test.host.nextDeadline)
+    }
+
+    @Test("Records handed over out of order are restored in id order, w2 before w10")
+    func restoresInIDOrder() {
+        var test = TestHost()
+        for _ in 1...11 { test.add() }
+        let records = test.host.allRecords
+        #expect(records.isSortedByID)
+        let shuffled = [records[10], records[1], records[0]] + records[2..<10]
+        #expect(!shuffled.isSortedByID)
+        let restored = WidgetHost(restoring: test.host.host, widgets: shuffled)
+        #expect(restored.allRecords.map(\.id) == records.map(\.id))
+        #expect(restored.widgets.map(\.id).prefix(3) == ["w1", "w2", "w3"])
     }
 }

@@ -79,6 +79,24 @@ struct PropertyTests {
         }
     }
 
+    @Test("Every persist names each widget once, in id order, and none it also removes")
+    func persistScopes() async {
+        await propertyCheck(count: 30, input: Self.steps, Self.failures) { steps, failures in
+            var run = run(steps: steps, failures: failures)
+            // Ten more widgets (w4…w13: w10 sorts after w9) reloaded at once, then one removed.
+            for _ in 0..<10 { run.test.add() }
+            run.test.handle(.reloadRequested(ReloadRequest(.kind("BirthdayHomeWidget", app: nil))))
+            run.test.handle(.widgetRemoved("w12"))
+            let scopes = run.test.effects.compactMap { if case .persist(let scope) = $0 { scope } else { nil } }
+            #expect(scopes.contains { $0.changed.count >= 11 })
+            #expect(scopes.contains { $0.removed == ["w12"] })
+            for scope in scopes {
+                #expect(scope.changed == Array(Set(scope.changed)).sorted(), "\(scope.changed)")
+                #expect(Set(scope.changed).isDisjoint(with: scope.removed))
+            }
+        }
+    }
+
     @Test("No reload starts earlier than its gates allow")
     func gatesHold() async {
         await propertyCheck(count: 60, input: Self.steps, Self.failures) { steps, failures in
@@ -129,6 +147,30 @@ struct DeadlineTests {
         #expect(test.host.nextDeadline == t0 + .hours(1))
         test.handle(.widgetRemoved("w1"))
         #expect(test.host.nextDeadline == t0 + .hours(2))
+    }
+
+    @Test("Rescheduling the earliest deadline later or earlier moves nextDeadline with it")
+    func rescheduledTop() {
+        var test = TestHost(provider: { params in
+            .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .after(params.now + .hours(Double(params.widgetId.dropFirst())!))))
+        })
+        let ids = (0..<3).map { _ in test.add() }
+        test.advance(to: t0 + 31)
+        #expect(test.host.nextDeadline == t0 + .hours(1))
+        // w1 held the earliest deadline; its reload moves it an hour on: the old one is gone.
+        test.advance(to: t0 + .minutes(1))
+        test.handle(.reloadRequested(ReloadRequest(.widget(ids[0]))))
+        #expect(test.host.nextDeadline == t0 + .minutes(1) + 30)  // the idle extension's stop
+        test.advance(to: t0 + .minutes(2))
+        #expect(test.host.nextDeadline == t0 + .minutes(61))
+        // w3 (not the earliest) moves before everyone else.
+        test.provider = { params in .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .after(params.now + .minutes(5)))) }
+        test.handle(.reloadRequested(ReloadRequest(.widget(ids[2]))))
+        test.advance(to: t0 + .minutes(3))
+        #expect(test.host.nextDeadline == t0 + .minutes(7))
+        test.advance(to: t0 + .minutes(7))
+        #expect(test.started(ids[2]).map(\.at) == [t0, t0 + .minutes(2), t0 + .minutes(7)])
+        #expect(test.started(ids[0]).map(\.at) == [t0, t0 + .minutes(1)])
     }
 
     @Test("A thousand widgets: every policy reload happens at its own due time")

@@ -42,6 +42,22 @@ struct StateStoreTests {
         #expect(try store.load()?.widgets.map(\.id) == ["w1", "w2", "w10"])
     }
 
+    @Test("Ids that SQL's order by length and text gets wrong still load in the core's order")
+    func orderOfOddIDs() throws {
+        let scratch = ScratchDirectory()
+        let store = try SQLiteStateStore(directory: scratch.path)
+        // w010 and w10 have the same number, so the text decides: w010 first; SQL puts it after.
+        let ids = ["w10", "w0100", "w9", "w010", "w2"]
+        let records = ids.map { id in
+            var record = richRecord(1)
+            record.info.id = id
+            return record
+        }
+        try store.write(host: hostRecord(), changed: records, removed: [])
+        let loaded = try #require(try store.load()).widgets.map(\.id)
+        #expect(loaded == ["w2", "w9", "w010", "w10", "w0100"])
+    }
+
     @Test("A write replaces changed records, leaves the others, and removes removed ones with their ledger rows")
     func updateAndRemove() throws {
         let scratch = ScratchDirectory()

@@ -108,7 +108,7 @@ struct SystemdUnitTests {
 
     @Test("No shared library the built binaries load asks for an executable stack (MemoryDenyWriteExecute=yes)")
     func noExecutableStack() throws {
-        let binaries = ["widgethostd", "widgethost", "BirthdayRemindersWidget"]
+        let binaries = ["widgethostd", "widgethost", "widgethost-cli", "BirthdayRemindersWidget"]
             .map { "\(builtProductsDirectory)/\($0)" }
             .filter { FileManager.default.isExecutableFile(atPath: $0) }
         try #require(binaries.contains { $0.hasSuffix("/widgethostd") }, "widgethostd is not built in \(builtProductsDirectory)")

@@ -73,24 +73,28 @@ extension WidgetHost {
 
     /// The request is no longer running; the extension is free for the next one.
     private mutating func takeInFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
-        guard let flight = inFlight(id) else { return nil }
-        queues[flight.request.extension]?.inFlight = nil
+        guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
+            let flight = queues.values[index].inFlight, flight.request.id == id
+        else { return nil }
+        queues.values[index].inFlight = nil
         requestOwners[id] = nil
         return flight
     }
 
     mutating func extensionReplied(_ id: RequestID, _ reply: ExtensionReply, footprintBytes: Int?, at now: Date) {
         // A reply for a request that is no longer running (it timed out, or the widget is gone) is dropped.
-        guard var flight = inFlight(id) else { return }
         if let footprintBytes {
-            flight.peakFootprint = max(flight.peakFootprint ?? 0, footprintBytes)
-            queues[flight.request.extension]?.inFlight = flight
+            guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
+                queues.values[index].inFlight?.request.id == id
+            else { return }
+            let peak = max(queues.values[index].inFlight!.peakFootprint ?? 0, footprintBytes)
+            queues.values[index].inFlight!.peakFootprint = peak
             if let failure = configuration.limits.verdict(onFootprint: footprintBytes) {
                 failInFlight(id, failure, at: now)
                 return
             }
         }
-        _ = takeInFlight(id)
+        guard let flight = takeInFlight(id) else { return }
         let request = flight.request
         dispatchNext(on: request.extension, at: now)
 

@@ -68,6 +68,13 @@ public struct WidgetRecord: Sendable, Hashable, Codable {
     }
 }
 
+extension Array where Element == WidgetRecord {
+    /// In `WidgetID` order (`w2` before `w10`), as `StateStore.load()` returns them.
+    public var isSortedByID: Bool {
+        indices.dropFirst().allSatisfy { self[$0 - 1].id < self[$0].id }
+    }
+}
+
 /// The host-wide part of the persisted state.
 public struct HostRecord: Sendable, Hashable, Codable {
     public var bootID: String?

@@ -127,7 +127,7 @@ extension WidgetHost {
         for note in notes { addDiagnostic(note, to: id, at: now) }
 
         announceEntryIfChanged(id, at: now)
-        if records[id]?.pending != nil {
+        if let index = records.index(forKey: id), records.values[index].pending != nil {
             tryStart(id, at: now)
         } else {
             requestDueReload(id, at: now)
@@ -224,8 +224,12 @@ extension WidgetRecord {
         case .received(let payload, let byteCount):
             switch TimelineValidation.validate(payload, byteCount: byteCount, limits: configuration.limits) {
             case .accepted(let entries, let validationNotes):
-                let shownBefore = currentEntry(at: now)
-                previousEntry = shownBefore.source == .placeholder ? nil : shownBefore.entry
+                // The entry shown until now stays until the new timeline's first entry is due.
+                switch currentSource(at: now) {
+                case (.timeline, let index?): previousEntry = timeline!.entries[index]
+                case (.previousTimeline, _): break
+                default: previousEntry = nil
+                }
                 timeline = AcceptedTimeline(
                     entries: entries, policy: payload.policy, receivedAt: now, reloadStartedAt: running.startedAt)
                 backoff.recordSuccess()
@@ -290,11 +294,31 @@ extension WidgetRecord {
 
     /// Records the entry shown at `now` if it is not the one last announced; nil when nothing changed.
     fileprivate mutating func showCurrentEntry(at now: Date) -> (current: CurrentEntry, entryChanged: Bool)? {
+        // Compared where the entries lie: building the `CurrentEntry` first would copy the entry
+        // (and its view) on every call, and on most calls nothing changed. Same rule as
+        // `CurrentEntryRule.entry`.
+        let (source, index) = currentSource(at: now)
+        let entryChanged: Bool =
+            switch source {
+            case .timeline: shown?.entry.map { timeline!.entries[index!] != $0 } ?? true
+            case .previousTimeline: shown?.entry.map { previousEntry! != $0 } ?? true
+            case .placeholder: shown?.entry.map { placeholder! != $0 } ?? true
+            case .none: shown?.entry != nil
+            }
+        guard entryChanged || source != shown?.source else { return nil }
         let current = currentEntry(at: now)
-        // The entry is compared once (its content and view can be large); the source is cheap.
-        let entryChanged = current.entry != shown?.entry
-        guard entryChanged || current.source != shown?.source else { return nil }
         shown = current
         return (current, entryChanged)
+    }
+
+    /// Where the entry shown at `now` comes from, and its index when from the timeline
+    /// (`CurrentEntryRule.entry` without copying the entry).
+    fileprivate func currentSource(at now: Date) -> (EntrySource, index: Int?) {
+        if let entries = timeline?.entries, let index = CurrentEntryRule.lastIndex(atOrBefore: now, in: entries) {
+            return (.timeline, index)
+        }
+        if previousEntry != nil { return (.previousTimeline, nil) }
+        if placeholder != nil { return (.placeholder, nil) }
+        return (EntrySource.none, nil)
     }
 }

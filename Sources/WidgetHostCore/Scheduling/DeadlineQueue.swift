@@ -29,10 +29,18 @@ struct DeadlineQueue: Sendable {
     func deadline(of owner: DeadlineOwner) -> Date? { scheduled[owner] }
 
     mutating func schedule(_ owner: DeadlineOwner, at date: Date?) {
-        guard scheduled[owner] != date else { return }
-        scheduled[owner] = date
-        if let date { heap.insert(Item(at: date, owner: owner)) }
-        dropStaleTop()
+        // One lookup: the owner's previous deadline comes back from the write.
+        let previous = if let date { scheduled.updateValue(date, forKey: owner) } else { scheduled.removeValue(forKey: owner) }
+        guard previous != date else { return }
+        // The top is never stale between calls; only this owner's old item has become stale,
+        // so the top needs dropping only when it is that item.
+        if let previous, let top = heap.min, top.owner == owner, top.at == previous {
+            heap.removeMin()
+            if let date { heap.insert(Item(at: date, owner: owner)) }
+            dropStaleTop()
+        } else if let date {
+            heap.insert(Item(at: date, owner: owner))
+        }
         // Keep the heap from filling with stale items when owners reschedule often.
         if heap.count > 2 * scheduled.count + 64 {
             heap = Heap(scheduled.map { Item(at: $0.value, owner: $0.key) })

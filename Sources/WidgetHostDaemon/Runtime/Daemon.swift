@@ -82,7 +82,8 @@ public final class Daemon: @unchecked Sendable {
         self.options = options
         self.logger = logger
         self.scanBundles = scanBundles
-        let state = try store.load()
+        var state = try store.load()
+        let restored = state?.widgets.count
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let host =
@@ -90,6 +91,10 @@ public final class Daemon: @unchecked Sendable {
                 WidgetHost(configuration: options.host, restoring: $0.host, widgets: $0.widgets, activities: $0.activities)
             }
             ?? WidgetHost(configuration: options.host)
+        // The host keeps its own copies: the loaded array, and what decoding it left free in
+        // the heap, go back to the system before the daemon settles (docs/benchmarks.md, figure 4).
+        state = nil
+        HeapTrim.returnFreeMemory()
         runtime = HostRuntime(host: host, clock: clock, store: store, eventLoop: loop, logger: logger)
         runtime.supervisor.cgroups = ExtensionCgroups.make(
             mode: options.cgroup, memoryLimit: options.host.limits.memory, processLimit: options.host.limits.processes,
@@ -101,8 +106,8 @@ public final class Daemon: @unchecked Sendable {
         Self.announceSandbox(options.host.limits, support: sandbox, logger: logger)
         stopped = loop.makePromise()
         systemd = SystemdService(logger: logger)
-        if let state {
-            logger.info("restored \(state.widgets.count) widget(s) from \(options.statePath)")
+        if let restored {
+            logger.info("restored \(restored) widget(s) from \(options.statePath)")
         }
     }
 

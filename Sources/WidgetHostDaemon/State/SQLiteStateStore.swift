@@ -45,51 +45,65 @@ public final class SQLiteStateStore: StateStore {
         self.path = path
     }
 
+    /// Reads everything in one read transaction, decoding each record as its row comes
+    /// (no array of all rows or of all JSON texts beside the records), in id order so that
+    /// nothing is sorted afterwards, and then gives SQLite's page cache back: the scan filled
+    /// it with leaf pages that the steps to come mostly do not read again.
     public func load() throws(StateError) -> PersistedState? {
-        let rows: (host: String?, widgets: [(id: String, json: String)], activityHost: String?, activities: [(id: String, json: String)])
+        let loaded: Result<PersistedState?, StateError>
         do {
-            rows = try queue.read { db in
-                let host = try String.fetchOne(db, sql: "SELECT record FROM host WHERE id = 1")
-                let widgets = try Row.fetchAll(db, sql: "SELECT id, record FROM widgets").map {
-                    (id: $0["id"] as String, json: $0["record"] as String)
-                }
-                let activityHost = try String.fetchOne(db, sql: "SELECT record FROM activity_host WHERE id = 1")
-                let activities = try Row.fetchAll(db, sql: "SELECT id, record FROM activities").map {
-                    (id: $0["id"] as String, json: $0["record"] as String)
-                }
-                return (host, widgets, activityHost, activities)
-            }
+            loaded = try queue.read { db in try Self.load(db, path: path) }
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA shrink_memory") }
         } catch {
             throw .unreadable(path: path, sqliteMessage: StateFileProbe.message(of: error))
         }
-        if rows.host == nil && rows.widgets.isEmpty && rows.activityHost == nil { return nil }
-        var host = HostRecord()
-        if let json = rows.host {
-            do { host = try WireCoding.decode(HostRecord.self, from: Data(json.utf8)) } catch {
-                throw .unreadable(path: path, sqliteMessage: "host.record does not decode: \(error)")
+        return try loaded.get()
+    }
+
+    private static func load(_ db: Database, path: String) throws -> Result<PersistedState?, StateError> {
+        func decode<T: Decodable>(_ type: T.Type, _ json: String, _ what: @autoclosure () -> String) -> Result<T, StateError> {
+            do { return .success(try WireCoding.decode(type, from: Data(json.utf8))) } catch {
+                return .failure(.unreadable(path: path, sqliteMessage: "\(what()) does not decode: \(error)"))
+            }
+        }
+        var host: HostRecord?
+        if let json = try String.fetchOne(db, sql: "SELECT record FROM host WHERE id = 1") {
+            switch decode(HostRecord.self, json, "host.record") {
+            case .success(let record): host = record
+            case .failure(let error): return .failure(error)
             }
         }
         var widgets: [WidgetRecord] = []
-        for row in rows.widgets {
-            do { widgets.append(try WireCoding.decode(WidgetRecord.self, from: Data(row.json.utf8))) } catch {
-                throw .unreadable(path: path, sqliteMessage: "widgets.record of \(row.id) does not decode: \(error)")
+        widgets.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM widgets") ?? 0)
+        // `w2` before `w10`, as `WidgetID` orders them; other ids are sorted below if they come out of order.
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, record FROM widgets ORDER BY length(id), id")
+        while let row = try rows.next() {
+            switch decode(WidgetRecord.self, row[1], "widgets.record of \(row[0] as String)") {
+            case .success(let record): widgets.append(record)
+            case .failure(let error): return .failure(error)
             }
         }
-        var activityHost = ActivityHostRecord()
-        if let json = rows.activityHost {
-            do { activityHost = try WireCoding.decode(ActivityHostRecord.self, from: Data(json.utf8)) } catch {
-                throw .unreadable(path: path, sqliteMessage: "activity_host.record does not decode: \(error)")
+        if !widgets.isSortedByID { widgets.sort { $0.id < $1.id } }
+        var activityHost: ActivityHostRecord?
+        if let json = try String.fetchOne(db, sql: "SELECT record FROM activity_host WHERE id = 1") {
+            switch decode(ActivityHostRecord.self, json, "activity_host.record") {
+            case .success(let record): activityHost = record
+            case .failure(let error): return .failure(error)
             }
         }
         var activities: [ActivityRecord] = []
-        for row in rows.activities {
-            do { activities.append(try WireCoding.decode(ActivityRecord.self, from: Data(row.json.utf8))) } catch {
-                throw .unreadable(path: path, sqliteMessage: "activities.record of \(row.id) does not decode: \(error)")
+        let activityRows = try Row.fetchCursor(db, sql: "SELECT id, record FROM activities")
+        while let row = try activityRows.next() {
+            switch decode(ActivityRecord.self, row[1], "activities.record of \(row[0] as String)") {
+            case .success(let record): activities.append(record)
+            case .failure(let error): return .failure(error)
             }
         }
-        return PersistedState(
-            host: host, widgets: widgets.sorted { $0.id < $1.id },
-            activities: ActivityBook(host: activityHost, activities: activities))
+        if host == nil && widgets.isEmpty && activityHost == nil { return .success(nil) }
+        return .success(
+            PersistedState(
+                host: host ?? HostRecord(), widgets: widgets,
+                activities: ActivityBook(host: activityHost ?? ActivityHostRecord(), activities: activities)))
     }
 
     public func write(
