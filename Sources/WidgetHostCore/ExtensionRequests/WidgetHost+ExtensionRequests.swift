@@ -154,7 +154,7 @@ extension WidgetHost {
             queues[ext]?.ahead.removeAll()
             let kept = written.filter { request in request.widget.map { records[$0] != nil } ?? true }
             for request in written where !kept.contains(request) { requestOwners[request.id] = nil }
-            queues[ext]?.waiting.prepend(contentsOf: kept)
+            for request in kept.reversed() { queues[ext]?.waiting.prepend(request) }
         }
         step.effects.append(.kill(extension: ext, reason: kind))
         emit(

@@ -23,8 +23,12 @@ final class LoopTimer: @unchecked Sendable {
     private let descriptor: CInt
     private var channel: (any Channel)?
     private var closed = false
-    /// What the timer is set to: when it expires next (monotonic nanoseconds) and its period.
-    private(set) var armed: (at: UInt64, period: UInt64)?
+    /// What the timer should be set to: when it expires next (monotonic nanoseconds) and its
+    /// period (0: once).
+    private var desired: (at: UInt64, period: UInt64)?
+    /// What the kernel's timer is set to.
+    private var applied: (at: UInt64, period: UInt64)?
+    private var applyScheduled = false
     /// Runs on the loop each time the timer expired.
     var fired: () -> Void = {}
     /// How many times the timer woke the loop (tests count wake-ups with it).
@@ -46,36 +50,49 @@ final class LoopTimer: @unchecked Sendable {
 
     /// Fires once, `delay` seconds from now (at once if it is not positive).
     func arm(in delay: TimeInterval) {
-        set(at: Self.monotonicNow() + Self.nanoseconds(max(delay, 0)), period: 0)
+        want((Self.monotonicNow() + Self.nanoseconds(max(delay, 0)), 0))
     }
 
     /// Fires every `interval` seconds, the first time one interval from now.
     func arm(every interval: TimeInterval) {
         let period = max(Self.nanoseconds(interval), 1)
-        set(at: Self.monotonicNow() + period, period: period)
+        want((Self.monotonicNow() + period, period))
     }
 
-    /// No expiry until armed again; an expiry not yet read is dropped too.
+    /// No expiry until armed again; an expiry not yet handled is dropped too.
     func disarm() {
-        guard armed != nil else { return }
-        armed = nil
-        var spec = itimerspec()
-        timerfd_settime(descriptor, 0, &spec, nil)
+        want(nil)
     }
 
     /// Closes the descriptor's channel (shutdown).
     func close() {
         closed = true
-        disarm()
+        desired = nil
         channel?.close(promise: nil)
         channel = nil
     }
 
-    private func set(at instant: UInt64, period: UInt64) {
-        armed = (instant, period)
+    /// The kernel's timer is set at the end of the loop's turn, once what the selector
+    /// reported in it has been read: `timerfd_settime` drops an expiry not yet read, and NIO
+    /// traps on a readable descriptor that then has nothing to read.
+    private func want(_ state: (at: UInt64, period: UInt64)?) {
+        desired = state
+        guard !applyScheduled, !closed else { return }
+        applyScheduled = true
+        eventLoop.execute { [self] in
+            applyScheduled = false
+            apply()
+        }
+    }
+
+    private func apply() {
+        guard !closed, desired?.at != applied?.at || desired?.period != applied?.period else { return }
+        applied = desired
         var spec = itimerspec()
-        spec.it_value = Self.spec(instant)
-        spec.it_interval = Self.spec(period)
+        if let desired {
+            spec.it_value = Self.spec(desired.at)
+            spec.it_interval = Self.spec(desired.period)
+        }
         timerfd_settime(descriptor, CInt(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
@@ -99,8 +116,11 @@ final class LoopTimer: @unchecked Sendable {
     }
 
     private func expired() {
-        guard let current = armed else { return }
-        if current.period == 0 { armed = nil }
+        guard let current = applied else { return }
+        if current.period == 0 { applied = nil }
+        // Re-armed or disarmed since (applied at the end of this turn): this expiry is stale.
+        guard let wanted = desired, wanted.at == current.at, wanted.period == current.period else { return }
+        if current.period == 0 { desired = nil }
         firings += 1
         fired()
     }
