@@ -35,3 +35,77 @@ struct ExtensionQueue: Sendable {
     var isIdle: Bool { inFlight == nil && waiting.isEmpty && ahead.isEmpty }
 }
 
+/// The queue's own bookkeeping, changed in place through `queues.values[index]`: reading
+/// `queues.values[index].inFlight` copies the whole queue first (every waiting request and
+/// the one in flight), and the host does this on every request and reply.
+extension ExtensionQueue {
+    enum Dispatch {
+        /// A request is running; the next waits for its end.
+        case busy
+        /// Nothing waits: stop the process at this time (nil: no process to stop).
+        case idle(stopAt: Date?)
+        /// This request is now in flight: write it.
+        case sent(ExtensionRequest)
+        /// This request, written ahead, is now in flight: it is in the process's stdin already.
+        case started(ExtensionRequest)
+    }
+
+    /// Takes the next request if the process is free — the first written ahead, else the
+    /// first waiting — with its deadline from `limits`, counted from now.
+    mutating func dispatchNext(at now: Date, limits: ExtensionLimits, idleTimeout: TimeInterval) -> Dispatch {
+        guard inFlight == nil else { return .busy }
+        let written = !ahead.isEmpty
+        guard var request = written ? ahead.popFirst() : waiting.popFirst() else {
+            guard processAlive else { return .idle(stopAt: nil) }
+            let since = idleSince ?? now
+            idleSince = since
+            return .idle(stopAt: since + idleTimeout)
+        }
+        request.deadline = now + limits.timeout(for: request.call.method)
+        inFlight = InFlight(request: request, sentAt: now, peakFootprint: nil)
+        idleSince = nil
+        processAlive = true
+        return written ? .started(request) : .sent(request)
+    }
+
+    /// Moves the `timeline/get` requests waiting behind the one in flight to `ahead`, in
+    /// order, up to `aheadLimit`, and returns them to be written; the first request of another
+    /// method stops it (the queue's order is the process's).
+    mutating func takeAhead(at now: Date, limits: ExtensionLimits) -> [ExtensionRequest] {
+        guard inFlight != nil else { return [] }
+        var taken: [ExtensionRequest] = []
+        while ahead.count < Self.aheadLimit, let next = waiting.first, case .timeline = next.call {
+            var request = waiting.removeFirst()
+            // Its timeout starts when it runs; until then this is what it would be at the earliest.
+            request.deadline = now + limits.timeout(for: request.call.method)
+            ahead.append(request)
+            taken.append(request)
+        }
+        return taken
+    }
+
+    /// The process died with `ahead` in its stdin: those `keep` accepts go back to the front of
+    /// `waiting`, in order, for a fresh process; the others are returned.
+    mutating func requeueAhead(keeping keep: (ExtensionRequest) -> Bool) -> [ExtensionRequest] {
+        var dropped: [ExtensionRequest] = []
+        while let request = ahead.popLast() {
+            if keep(request) { waiting.prepend(request) } else { dropped.append(request) }
+        }
+        return dropped
+    }
+
+    /// The request in flight if it is `id`, taken out: the process is free for the next one.
+    mutating func takeInFlight(_ id: RequestID) -> InFlight? {
+        guard inFlight?.request.id == id else { return nil }
+        let flight = inFlight
+        inFlight = nil
+        return flight
+    }
+
+    /// Raises the peak footprint of the request in flight; false when `id` is not in flight.
+    mutating func sampleFootprint(_ id: RequestID, bytes: Int) -> Bool {
+        guard inFlight?.request.id == id else { return false }
+        inFlight!.peakFootprint = max(inFlight!.peakFootprint ?? 0, bytes)
+        return true
+    }
+}

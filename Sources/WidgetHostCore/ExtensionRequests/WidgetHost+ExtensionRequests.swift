@@ -1,8 +1,9 @@
 import Foundation
 import WidgetHostProtocol
 
-/// Requests to extension processes: one at a time per extension, each with its deadline,
-/// footprint checked against the limit, killed (like jetsam) on a breach.
+/// Requests to extension processes: one running at a time per extension (more written ahead
+/// to one that declared `pipelining`), each with its deadline, footprint checked against the
+/// limit, killed (like jetsam) on a breach.
 extension WidgetHost {
     @discardableResult
     mutating func enqueue(_ call: ExtensionRequest.Call, for widget: WidgetID?, on ext: String, at now: Date) -> RequestID {
@@ -22,44 +23,25 @@ extension WidgetHost {
         // In place (`queues.values[index]`): a copy would copy every waiting request
         // (quadratic when thousands of widgets wait on one extension).
         guard let index = queues.index(forKey: ext) else { return }
-        if queues.values[index].inFlight == nil {
-            let written = !queues.values[index].ahead.isEmpty
-            guard
-                var request = written
-                    ? queues.values[index].ahead.popFirst() : queues.values[index].waiting.popFirst()
-            else {
-                if queues.values[index].processAlive {
-                    let idleSince = queues.values[index].idleSince ?? now
-                    queues.values[index].idleSince = idleSince
-                    deadlines.schedule(.extension(ext), at: idleSince + configuration.extensionLifecycle.idleTimeout)
-                } else {
-                    deadlines.schedule(.extension(ext), at: nil)
-                }
-                return
-            }
-            // A request written ahead runs from now, when the one before it has been answered.
-            request.deadline = now + configuration.limits.timeout(for: request.call.method)
-            queues.values[index].inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
-            queues.values[index].idleSince = nil
-            queues.values[index].processAlive = true
-            if !written { step.effects.append(.send(request)) }
+        switch queues.values[index].dispatchNext(
+            at: now, limits: configuration.limits, idleTimeout: configuration.extensionLifecycle.idleTimeout)
+        {
+        case .busy:
+            break
+        case .idle(let stopAt):
+            deadlines.schedule(.extension(ext), at: stopAt)
+            return
+        case .sent(let request):
+            step.effects.append(.send(request))
+            deadlines.schedule(.extension(ext), at: request.deadline)
+        case .started(let request):
+            // Written ahead: it is in the process's stdin already and runs from now.
             deadlines.schedule(.extension(ext), at: request.deadline)
         }
-        writeAhead(on: ext, index: index, at: now)
-    }
-
-    /// Writes the reloads waiting behind the running request to an extension that declared
-    /// `pipelining`, in order, up to `ExtensionQueue.aheadLimit`; the first request of
-    /// another method stops it (the queue's order is the process's).
-    private mutating func writeAhead(on ext: String, index: Dictionary<String, ExtensionQueue>.Index, at now: Date) {
-        guard queues.values[index].inFlight != nil, catalog.descriptor(of: ext)?.pipelining == true else { return }
-        while queues.values[index].ahead.count < ExtensionQueue.aheadLimit,
-            let next = queues.values[index].waiting.first, case .timeline = next.call
-        {
-            var request = queues.values[index].waiting.removeFirst()
-            // Its timeout starts when it runs; until then this is what it would be at the earliest.
-            request.deadline = now + configuration.limits.timeout(for: request.call.method)
-            queues.values[index].ahead.append(request)
+        // An extension that declared `pipelining` is written the reloads waiting behind the
+        // running request, in order (`ExtensionQueue.takeAhead`).
+        guard catalog.descriptor(of: ext)?.pipelining == true else { return }
+        for request in queues.values[index].takeAhead(at: now, limits: configuration.limits) {
             step.effects.append(.send(request))
         }
     }
@@ -74,9 +56,8 @@ extension WidgetHost {
     /// The request is no longer running; the extension is free for the next one.
     private mutating func takeInFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
         guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
-            let flight = queues.values[index].inFlight, flight.request.id == id
+            let flight = queues.values[index].takeInFlight(id)
         else { return nil }
-        queues.values[index].inFlight = nil
         requestOwners[id] = nil
         return flight
     }
@@ -85,10 +66,8 @@ extension WidgetHost {
         // A reply for a request that is no longer running (it timed out, or the widget is gone) is dropped.
         if let footprintBytes {
             guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
-                queues.values[index].inFlight?.request.id == id
+                queues.values[index].sampleFootprint(id, bytes: footprintBytes)
             else { return }
-            let peak = max(queues.values[index].inFlight!.peakFootprint ?? 0, footprintBytes)
-            queues.values[index].inFlight!.peakFootprint = peak
             if let failure = configuration.limits.verdict(onFootprint: footprintBytes) {
                 failInFlight(id, failure, at: now)
                 return
@@ -132,9 +111,9 @@ extension WidgetHost {
     }
 
     mutating func footprintSampled(_ id: RequestID, bytes: Int, at now: Date) {
-        guard let ext = requestOwners[id], var flight = inFlight(id) else { return }
-        flight.peakFootprint = max(flight.peakFootprint ?? 0, bytes)
-        queues[ext]?.inFlight = flight
+        guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
+            queues.values[index].sampleFootprint(id, bytes: bytes)
+        else { return }
         if let failure = configuration.limits.verdict(onFootprint: bytes) {
             failInFlight(id, failure, at: now)
         }
@@ -150,11 +129,11 @@ extension WidgetHost {
         queues[ext]?.idleSince = nil
         // What was written ahead dies with the process: it goes to a fresh one, first in line
         // (a removed widget's reload no more).
-        if let written = queues[ext]?.ahead, !written.isEmpty {
-            queues[ext]?.ahead.removeAll()
-            let kept = written.filter { request in request.widget.map { records[$0] != nil } ?? true }
-            for request in written where !kept.contains(request) { requestOwners[request.id] = nil }
-            for request in kept.reversed() { queues[ext]?.waiting.prepend(request) }
+        if let index = queues.index(forKey: ext) {
+            let records = records
+            for dropped in queues.values[index].requeueAhead(keeping: { $0.widget.map { records[$0] != nil } ?? true }) {
+                requestOwners[dropped.id] = nil
+            }
         }
         step.effects.append(.kill(extension: ext, reason: kind))
         emit(

@@ -51,7 +51,8 @@ extension WidgetHost {
         } else if catalog.descriptor(of: records.values[index].info.extension) == nil {
             decision = (nil, .extensionUnavailable)
         } else {
-            let gates = records.values[index].gates(for: pending, configuration: configuration, at: now)
+            let configuration = configuration
+            let gates = readRecord(at: index) { $0.gates(for: pending, configuration: configuration, at: now) }
             guard let reason = gates.reason else {
                 start(id, at: now)
                 return .started
@@ -196,6 +197,13 @@ extension WidgetHost {
 
     mutating func emit(_ notice: HostNotice) {
         step.effects.append(.notice(notice))
+    }
+
+    /// Reads a record where it lies: `records.values[index].f()` copies the whole record out
+    /// of the dictionary first when `f` is not inlined (timeline, ledger and diagnostics
+    /// retained and released again); an `inout` access does not.
+    mutating func readRecord<R>(at index: Int, _ read: (inout WidgetRecord) -> R) -> R {
+        read(&records.values[index])
     }
 }
 
