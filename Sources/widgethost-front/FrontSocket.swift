@@ -66,19 +66,30 @@ struct FrontSocket {
         }
         // The line can arrive in pieces (the daemon writes it so). Once some bytes wait, `poll`
         // says "readable" at once however often they are peeked, so the rest is waited for by
-        // peeking again after a pause that doubles from 20 µs to 5 ms.
+        // peeking again after a pause that doubles from 20 µs to 5 ms; and since a peek shows
+        // no end of stream while bytes wait, the daemon's hang-up is asked of `poll` before.
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var pause = 20_000
         while true {
+            let hungUp = peerHungUp()
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_PEEK)) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             if let newline = buffer[0..<count].firstIndex(of: 0x0A) { return Array(buffer[0..<newline]) }
-            guard count < buffer.count, now() < deadline else { return nil }
+            guard !hungUp, count < buffer.count, now() < deadline else { return nil }
             var interval = timespec(tv_sec: 0, tv_nsec: pause)
             _ = nanosleep(&interval, nil)
             pause = min(pause * 2, 5_000_000)
         }
+    }
+
+    /// Whether the daemon closed its end or shut down writing (POLLRDHUP, 0x2000: Linux's
+    /// name for it is not imported without _GNU_SOURCE), or the socket failed.
+    private func peerHungUp() -> Bool {
+        let rdhup: Int16 = 0x2000
+        var pollDescriptor = pollfd(fd: descriptor, events: Int16(POLLIN) | rdhup, revents: 0)
+        guard poll(&pollDescriptor, 1, 0) > 0 else { return false }
+        return pollDescriptor.revents & (Int16(POLLHUP) | Int16(POLLERR) | rdhup) != 0
     }
 
     /// Milliseconds on the monotonic clock.

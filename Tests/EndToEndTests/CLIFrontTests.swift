@@ -38,6 +38,13 @@ struct CLIFrontTests {
         "an error with a null id": [.line(#"{"error":{"code":-32600,"message":"bad line"},"id":null,"jsonrpc":"2.0"}"#)],
         "closed": [.close],
         "a pause, then the answer": [.pause(.milliseconds(200)), .line(#"{"id":1,"jsonrpc":"2.0","result":{"outcomes":[]}}"#)],
+        // The daemon writes a line in more than one piece; the front waits for the rest.
+        "the answer in three pieces": [
+            .bytes(#"{"id":1,"jsonrpc":"2.0","res"#), .pause(.milliseconds(30)),
+            .bytes(#"ult":{"outcomes":[{"budgeted":true,"id":"w1","kind":"K","outcome":"started"}]}}"#),
+            .pause(.milliseconds(300)), .line(""),
+        ],
+        "half a line, then the end": [.bytes(#"{"id":1,"jsonrpc":"2.0","res"#), .close],
         "missing fields": [.line(#"{"id":1,"jsonrpc":"2.0","result":{"outcomes":[{"id":"w1"}]}}"#)],
         "an unknown reason": [.line(#"{"id":1,"jsonrpc":"2.0","result":{"outcomes":[{"budgeted":true,"id":"w1","kind":"K","outcome":"deferred","reason":"bored"}]}}"#)],
         "an unknown outcome": [.line(#"{"id":1,"jsonrpc":"2.0","result":{"outcomes":[{"budgeted":true,"id":"w1","kind":"K","outcome":"exploded"}]}}"#)],
@@ -61,6 +68,7 @@ struct CLIFrontTests {
 
     static let plain: Set<String> = [
         "started", "mixed", "empty", "unicode", "extra keys, spaces, key order", "a pause, then the answer",
+        "the answer in three pieces",
     ]
 
     static let argvs: [[String]] = [

@@ -303,6 +303,8 @@ final class FakeControlServer: Sendable {
 
     enum Action: Sendable {
         case line(String)
+        /// Bytes as they are, no newline added: part of a line.
+        case bytes(String)
         case pause(Duration)
         case close
 
@@ -401,6 +403,9 @@ final class FakeControlServer: Sendable {
                     switch action {
                     case .line(let text):
                         let bytes = Array((text + "\n").utf8)
+                        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    case .bytes(let text):
+                        let bytes = Array(text.utf8)
                         _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     case .pause(let duration):
                         let (seconds, attoseconds) = duration.components

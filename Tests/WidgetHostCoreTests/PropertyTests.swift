@@ -149,6 +149,16 @@ struct DeadlineTests {
         #expect(test.host.nextDeadline == t0 + .hours(2))
     }
 
+    @Test("Deadlines at one instant are handled widgets first (w2 before w10), then extensions, then activities")
+    func ownerOrder() {
+        let owners: [DeadlineOwner] = [
+            .activity("a1"), .extension("com.b"), .widget("w10"), .extension("com.a"), .widget("w2"), .activity("a0"),
+        ]
+        #expect(owners.sorted() == [.widget("w2"), .widget("w10"), .extension("com.a"), .extension("com.b"), .activity("a0"), .activity("a1")])
+        #expect(!(DeadlineOwner.widget("w2") < .widget("w2")))
+        #expect(!(DeadlineOwner.activity("a0") < .widget("w1")))
+    }
+
     @Test("Rescheduling the earliest deadline later or earlier moves nextDeadline with it")
     func rescheduledTop() {
         var test = TestHost(provider: { params in

@@ -77,6 +77,12 @@ extension WidgetHost {
         let request = flight.request
         dispatchNext(on: request.extension, at: now)
 
+        // The common case first, without the tuple below (which copies the call and the reply).
+        if case .timeline(let payload, let byteCount) = reply, case .timeline = request.call {
+            guard let widget = request.widget else { return }
+            finishReload(widget, .received(payload, byteCount: byteCount), peakFootprint: flight.peakFootprint, at: now)
+            return
+        }
         switch (request.call, reply) {
         case (.timeline, .timeline(let payload, let byteCount)):
             guard let widget = request.widget else { return }

@@ -44,7 +44,18 @@ extension WidgetHost {
     /// Starts the pending reload if every gate allows it now; otherwise records why not and until when.
     @discardableResult
     mutating func tryStart(_ id: WidgetID, at now: Date) -> StartAttempt? {
-        guard let index = records.index(forKey: id), var pending = records.values[index].pending else { return nil }
+        guard let index = records.index(forKey: id) else { return nil }
+        return tryStart(id, index: index, at: now)
+    }
+
+    // The reload's steps below take the record's index in `records` as well as its id: a
+    // reload's end, for one, announces, starts and reschedules the same widget, and a
+    // lookup each costs more than the rest of some of those steps. No step in between
+    // adds or removes a record, so the index stays valid.
+
+    @discardableResult
+    private mutating func tryStart(_ id: WidgetID, index: Int, at now: Date) -> StartAttempt? {
+        guard var pending = records.values[index].pending else { return nil }
         let decision: (until: Date?, reason: DeferralReason)
         if records.values[index].running != nil {
             decision = (nil, .reloadInProgress)
@@ -54,7 +65,7 @@ extension WidgetHost {
             let configuration = configuration
             let gates = readRecord(at: index) { $0.gates(for: pending, configuration: configuration, at: now) }
             guard let reason = gates.reason else {
-                start(id, at: now)
+                start(id, index: index, at: now)
                 return .started
             }
             decision = (gates.earliest, reason)
@@ -70,13 +81,13 @@ extension WidgetHost {
                     records.values[index].noticeWidget, at: now, budgeted: pending.isBudgeted,
                     requestedAt: pending.requestedAt, until: decision.until, reason: decision.reason))
         }
-        reschedule(id, at: now)
+        reschedule(id, index: index, at: now)
         return .deferred(until: decision.until, reason: decision.reason)
     }
 
     /// Charges the reload (if budgeted) and queues `timeline/get` on the widget's extension.
-    private mutating func start(_ id: WidgetID, at now: Date) {
-        guard let index = records.index(forKey: id), let pending = records.values[index].pending else { return }
+    private mutating func start(_ id: WidgetID, index: Int, at now: Date) {
+        guard let pending = records.values[index].pending else { return }
         let budgeted = pending.isBudgeted
         if budgeted {
             SlidingWindowBudget.prune(&records.values[index].ledger, window: configuration.budget.window, at: now)
@@ -97,7 +108,7 @@ extension WidgetHost {
             kind: info.kind, family: info.family, widgetId: id.rawValue, now: now,
             environment: requestEnvironment, configuration: info.configuration)
         enqueue(.timeline(params), for: id, on: info.extension, at: now)
-        reschedule(id, at: now)
+        reschedule(id, index: index, at: now)
     }
 
     enum ReloadEnd {
@@ -127,18 +138,23 @@ extension WidgetHost {
         }
         for note in notes { addDiagnostic(note, to: id, at: now) }
 
-        announceEntryIfChanged(id, at: now)
-        if let index = records.index(forKey: id), records.values[index].pending != nil {
-            tryStart(id, at: now)
+        announceEntryIfChanged(id, index: index, at: now)
+        if records.values[index].pending != nil {
+            tryStart(id, index: index, at: now)
         } else {
-            requestDueReload(id, at: now)
+            requestDueReload(id, index: index, at: now)
         }
-        reschedule(id, at: now)
+        reschedule(id, index: index, at: now)
     }
 
     /// If the widget's policy has fallen due (or it has no timeline at all), makes that reload pending.
     mutating func requestDueReload(_ id: WidgetID, at now: Date) {
-        guard let index = records.index(forKey: id), records.values[index].pending == nil,
+        guard let index = records.index(forKey: id) else { return }
+        requestDueReload(id, index: index, at: now)
+    }
+
+    private mutating func requestDueReload(_ id: WidgetID, index: Int, at now: Date) {
+        guard records.values[index].pending == nil,
             records.values[index].running == nil,
             let due = records.values[index].policyDue(rules: configuration.policy), due <= now
         else { return }
@@ -147,19 +163,19 @@ extension WidgetHost {
         let cause: ReloadCause = failedLast || records.values[index].timeline == nil ? .retry : .policy
         records.values[index].pending = PendingReload(requestedAt: due, cause: cause, exemption: exemption)
         step.changed.insert(id)
-        tryStart(id, at: now)
+        tryStart(id, index: index, at: now)
     }
 
     /// A widget's deadline came: start what may start, request what fell due, announce entry changes.
     mutating func advance(_ id: WidgetID, at now: Date) {
         guard let index = records.index(forKey: id) else { return }
         if records.values[index].pending != nil {
-            if records.values[index].running == nil { tryStart(id, at: now) }
+            if records.values[index].running == nil { tryStart(id, index: index, at: now) }
         } else {
-            requestDueReload(id, at: now)
+            requestDueReload(id, index: index, at: now)
         }
-        announceEntryIfChanged(id, at: now)
-        reschedule(id, at: now)
+        announceEntryIfChanged(id, index: index, at: now)
+        reschedule(id, index: index, at: now)
     }
 
     /// The widget's next deadline: a deferred reload's end, the policy's due time, or the
@@ -169,11 +185,19 @@ extension WidgetHost {
             deadlines.schedule(.widget(id), at: nil)
             return
         }
+        reschedule(id, index: index, at: now)
+    }
+
+    private mutating func reschedule(_ id: WidgetID, index: Int, at now: Date) {
         deadlines.schedule(.widget(id), at: records.values[index].nextDeadline(policy: configuration.policy, at: now))
     }
 
     mutating func announceEntryIfChanged(_ id: WidgetID, at now: Date) {
         guard let index = records.index(forKey: id) else { return }
+        announceEntryIfChanged(id, index: index, at: now)
+    }
+
+    private mutating func announceEntryIfChanged(_ id: WidgetID, index: Int, at now: Date) {
         guard let change = records.values[index].showCurrentEntry(at: now) else { return }
         step.changed.insert(id)
         // A new timeline that keeps showing the previous entry changes the source, not what is shown.

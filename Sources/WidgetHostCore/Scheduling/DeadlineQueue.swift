@@ -8,6 +8,24 @@ public enum DeadlineOwner: Sendable, Hashable, Comparable {
     case `extension`(String)
     /// A Live Activity's next stale date, 8-hour end or dismissal.
     case activity(String)
+
+    /// Case order first (widgets, extensions, activities), then the payload — what the
+    /// synthesized comparison does, written out: deadlines often tie (widgets added together
+    /// fall due together), so the heap compares owners on nearly every step.
+    public static func < (lhs: DeadlineOwner, rhs: DeadlineOwner) -> Bool {
+        if case .widget(let l) = lhs, case .widget(let r) = rhs { return l < r }
+        if case .extension(let l) = lhs, case .extension(let r) = rhs { return l < r }
+        if case .activity(let l) = lhs, case .activity(let r) = rhs { return l < r }
+        return lhs.caseOrder < rhs.caseOrder
+    }
+
+    private var caseOrder: Int {
+        switch self {
+        case .widget: 0
+        case .extension: 1
+        case .activity: 2
+        }
+    }
 }
 
 /// One deadline per owner, earliest first. Rescheduling pushes a new heap item and leaves
@@ -17,7 +35,10 @@ struct DeadlineQueue: Sendable {
     private struct Item: Comparable {
         var at: Date
         var owner: DeadlineOwner
-        static func < (lhs: Item, rhs: Item) -> Bool { (lhs.at, lhs.owner) < (rhs.at, rhs.owner) }
+        static func < (lhs: Item, rhs: Item) -> Bool {
+            if lhs.at != rhs.at { return lhs.at < rhs.at }
+            return lhs.owner < rhs.owner
+        }
     }
 
     private var heap = Heap<Item>()
@@ -52,8 +73,8 @@ struct DeadlineQueue: Sendable {
         var due: [DeadlineOwner] = []
         while let top = heap.min, top.at <= now {
             heap.removeMin()
-            if scheduled[top.owner] == top.at {
-                scheduled[top.owner] = nil
+            if let slot = scheduled.index(forKey: top.owner), scheduled.values[slot] == top.at {
+                scheduled.remove(at: slot)
                 due.append(top.owner)
             }
         }
