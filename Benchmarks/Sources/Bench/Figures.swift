@@ -176,10 +176,10 @@ enum Figures {
         }
     }
 
-    static func idleAndFootprint(into report: inout Report, quick: Bool) throws {
+    static func idleAndFootprint(into report: inout Report, quick: Bool, window: Double) throws {
         log("3–4. idle cost and footprint")
         let sizes = quick ? [10, 1_000] : [10, 1_000, 10_000]
-        let result = try IdleAndFootprint.run(sizes: sizes, idleAt: 100, idleWindow: quick ? 5 : 10)
+        let result = try IdleAndFootprint.run(sizes: sizes, idleAt: 100, idleWindow: window)
         report.rows.append(
             Row(
                 figure: "3 idle", measure: "wake-ups/s, 100 widgets, \(Int(result.idleWindow)) s", unit: "/s",

@@ -1,8 +1,9 @@
 import Foundation
 import WidgetHostProtocol
 
-/// Requests to extension processes: one at a time per extension, each with its deadline,
-/// footprint checked against the limit, killed (like jetsam) on a breach.
+/// Requests to extension processes: one running at a time per extension (more written ahead
+/// to one that declared `pipelining`), each with its deadline, footprint checked against the
+/// limit, killed (like jetsam) on a breach.
 extension WidgetHost {
     @discardableResult
     mutating func enqueue(_ call: ExtensionRequest.Call, for widget: WidgetID?, on ext: String, at now: Date) -> RequestID {
@@ -15,22 +16,33 @@ extension WidgetHost {
         return id
     }
 
-    /// Sends the next queued request if the extension is free; an extension left with nothing
-    /// to do is stopped after the idle timeout.
+    /// Sends the next queued request if the extension is free (or starts the one written
+    /// ahead, already in its stdin); an extension left with nothing to do is stopped after the
+    /// idle timeout. Then writes what may go ahead to a pipelining extension.
     mutating func dispatchNext(on ext: String, at now: Date) {
         // In place (`queues.values[index]`): a copy would copy every waiting request
         // (quadratic when thousands of widgets wait on one extension).
         guard let index = queues.index(forKey: ext) else { return }
-        let dispatch = queues.values[index].dispatchNext(
+        switch queues.values[index].dispatchNext(
             at: now, limits: configuration.limits, idleTimeout: configuration.extensionLifecycle.idleTimeout)
-        switch dispatch {
+        {
         case .busy:
-            return
+            break
         case .idle(let stopAt):
             deadlines.schedule(.extension(ext), at: stopAt)
+            return
         case .sent(let request):
             step.effects.append(.send(request))
             deadlines.schedule(.extension(ext), at: request.deadline)
+        case .started(let request):
+            // Written ahead: it is in the process's stdin already and runs from now.
+            deadlines.schedule(.extension(ext), at: request.deadline)
+        }
+        // An extension that declared `pipelining` is written the reloads waiting behind the
+        // running request, in order (`ExtensionQueue.takeAhead`).
+        guard catalog.descriptor(of: ext)?.pipelining == true else { return }
+        for request in queues.values[index].takeAhead(at: now, limits: configuration.limits) {
+            step.effects.append(.send(request))
         }
     }
 
@@ -121,6 +133,14 @@ extension WidgetHost {
         let (kind, detail) = describe(failure, of: flight.request.call.method, limits: configuration.limits)
         queues[ext]?.processAlive = false
         queues[ext]?.idleSince = nil
+        // What was written ahead dies with the process: it goes to a fresh one, first in line
+        // (a removed widget's reload no more).
+        if let index = queues.index(forKey: ext) {
+            let records = records
+            for dropped in queues.values[index].requeueAhead(keeping: { $0.widget.map { records[$0] != nil } ?? true }) {
+                requestOwners[dropped.id] = nil
+            }
+        }
         step.effects.append(.kill(extension: ext, reason: kind))
         emit(
             .extensionKilled(
