@@ -263,7 +263,7 @@ enum Figures {
             Row(
                 figure: "6 peer", measure: "host wake-ups in \(seconds) s", unit: "", median: Double(host.wakeups), p99: nil,
                 floor: Double(i3.wakeups), ratio: i3.wakeups > 0 ? Double(host.wakeups) / Double(i3.wakeups) : nil,
-                target: "vs i3blocks", met: nil))
+                target: "≤ 1.0× i3blocks", met: host.wakeups <= i3.wakeups))
         report.rows.append(
             Row(
                 figure: "6 peer", measure: "on demand, by command", unit: "µs", median: host.refreshByCommand.median,
