@@ -180,6 +180,7 @@ final class RawListener: Sendable {
     private let directory: TemporaryDirectory
     private let listener: Int32
     private let received = Mutex<[String]>([])
+    private let stopped = Atomic<Bool>(false)
 
     var lines: [String] { received.withLock { $0 } }
 
@@ -203,9 +204,14 @@ final class RawListener: Sendable {
     }
 
     private func serve() {
+        defer { _ = Glibc.close(listener) }  // here, not in stop(): see FakeControlServer.stop
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
+            if stopped.load(ordering: .sequentiallyConsistent) || connection < 0 {
+                if connection >= 0 { _ = Glibc.close(connection) }
+                return
+            }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             var line: [UInt8] = []
             var byte: UInt8 = 0
             while Glibc.read(connection, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
@@ -217,7 +223,6 @@ final class RawListener: Sendable {
     }
 
     func stop() {
-        _ = shutdown(listener, Int32(SHUT_RDWR))
-        _ = Glibc.close(listener)
+        if !stopped.exchange(true, ordering: .sequentiallyConsistent) { _ = shutdown(listener, Int32(SHUT_RDWR)) }
     }
 }
