@@ -67,7 +67,8 @@ enum Figures {
             report.rows.append(
                 Row(
                     figure: "6 peer", measure: "CLI start to exit: instructions", unit: "instr", median: cli.widgethost,
-                    p99: nil, floor: cli.pkill, ratio: cli.widgethost / cli.pkill, target: "vs pkill -RTMIN+1", met: nil))
+                    p99: nil, floor: cli.pkill, ratio: cli.widgethost / cli.pkill, target: "≤ 1.0 × pkill -RTMIN+1",
+                    met: cli.widgethost <= cli.pkill))
         }
         report.details["reload.floor.pipe.p99_us"] = pipe.p99
         report.details["reload.floor.spawn.p99_us"] = spawn.p99
@@ -263,7 +264,7 @@ enum Figures {
             Row(
                 figure: "6 peer", measure: "host wake-ups in \(seconds) s", unit: "", median: Double(host.wakeups), p99: nil,
                 floor: Double(i3.wakeups), ratio: i3.wakeups > 0 ? Double(host.wakeups) / Double(i3.wakeups) : nil,
-                target: "vs i3blocks", met: nil))
+                target: "≤ 1.0× i3blocks", met: host.wakeups <= i3.wakeups))
         report.rows.append(
             Row(
                 figure: "6 peer", measure: "on demand, by command", unit: "µs", median: host.refreshByCommand.median,
