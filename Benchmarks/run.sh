@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: builds the daemon, the CLI and the benchmark binaries in release (once), then
 # runs every figure and prints one table; Benchmarks/results/latest.json gets the numbers.
-# Usage: Benchmarks/run.sh [--quick] [--peer-window SECONDS] [--skip reload,throughput,idle,core,peer]
+# Usage: Benchmarks/run.sh [--quick] [--peer-window SECONDS] [--idle-window SECONDS] [--skip reload,throughput,idle,core,peer]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 products=(widgethostd widgethost widgethost-bench widgethost-bench-extension widgethost-bench-echo widgethost-bench-render

@@ -3,7 +3,10 @@
 #  1. every module imports only what Package.swift declares for it (nothing arrives through
 #     another module's dependencies);
 #  2. the harness and the doctor never import the daemon;
-#  3. the built `widgethost` CLI links no NIO (NIOPosix), GRDB/SQLite or libsystemd;
+#  3. the built full CLI (`widgethost-cli`) links no NIO (NIOPosix), GRDB/SQLite or libsystemd;
+#  3b. the built `widgethost` front is linked statically (no NEEDED library at all) and
+#     contains nothing of Foundation (its start is issue 16's figure: the dynamic loader
+#     binding Foundation was most of it);
 #  4. the built `widgethost-sandbox` shim is plain C: it needs no library but libc (it is
 #     linked as a static PIE, so none at all) and contains nothing of the Swift runtime.
 # Run after a build; BIN_PATH overrides `swift build --show-bin-path`.
@@ -54,7 +57,7 @@ if grep -rn 'import WidgetHostDaemon' Sources/WidgetHostHarness Sources/WidgetHo
     failed=1
 fi
 
-bin="${BIN_PATH:-$(swift build --show-bin-path)}/widgethost"
+bin="${BIN_PATH:-$(swift build --show-bin-path)}/widgethost-cli"
 if [ -x "$bin" ]; then
     for module in NIOPosix GRDB; do
         count=$(nm "$bin" 2>/dev/null | grep -c "$module" || true)
@@ -69,6 +72,28 @@ if [ -x "$bin" ]; then
     fi
 else
     echo "error: $bin is not built; run swift build first" >&2
+    failed=1
+fi
+
+front="${BIN_PATH:-$(swift build --show-bin-path)}/widgethost"
+if [ -x "$front" ]; then
+    if readelf -dW "$front" | grep 'NEEDED'; then
+        echo "error: $front needs shared libraries (lines above); the front is linked statically (Package.swift, widgethost-front)" >&2
+        failed=1
+    fi
+    # A static link can build and still not start.
+    said=$(WIDGETHOST_CLI=/nonexistent "$front" reload --kind K --socket /nonexistent/widgethost.sock 2>&1 || true)
+    if [[ "$said" != *"cannot run /nonexistent"* ]]; then
+        echo "error: $front does not start (or does not hand over to the full CLI as it should)" >&2
+        failed=1
+    fi
+    count=$(nm "$front" 2>/dev/null | grep -cE '(s|S)[0-9]+Foundation|_Foundation|FoundationEssentials' || true)
+    if [ "$count" -gt 0 ]; then
+        echo "error: $front contains $count Foundation symbols; the front must not import Foundation" >&2
+        failed=1
+    fi
+else
+    echo "error: $front is not built; run swift build first" >&2
     failed=1
 fi
 

@@ -5,11 +5,12 @@ import WidgetHostProtocol
 extension ExtensionBundle {
     /// The extension as the core knows it, once `initialize` has listed its widgets.
     public func descriptor(
-        widgets: [WidgetDescriptor], controls: [ControlDescriptor] = [], activities: [String] = []
+        widgets: [WidgetDescriptor], controls: [ControlDescriptor] = [], activities: [String] = [],
+        pipelining: Bool = false
     ) -> ExtensionDescriptor {
         ExtensionDescriptor(
             id: bundleID, app: appID, displayName: displayName, widgets: widgets, controls: controls,
-            frequentPushUpdates: frequentPushUpdates, activities: activities)
+            frequentPushUpdates: frequentPushUpdates, activities: activities, pipelining: pipelining)
     }
 
     /// The extension as `extensions` and `rescan` show it.

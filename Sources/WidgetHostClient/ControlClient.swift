@@ -30,6 +30,15 @@ public final class ControlClient {
         self.socket = try UnixStreamSocket(connectingTo: socketPath)
     }
 
+    /// Takes over a connection on which requests with ids 1 to `requestsSent` were already
+    /// written, their replies unread: the `widgethost` front hands its reload over so (`reply(to:)`).
+    public init(adopting descriptor: Int32, socketPath: String, timeout: Duration, requestsSent: Int) {
+        self.socketPath = socketPath
+        self.timeout = timeout
+        self.socket = UnixStreamSocket(adopting: descriptor, path: socketPath)
+        self.nextID = requestsSent + 1
+    }
+
     public func close() {
         socket.close()
         closed = true
@@ -86,6 +95,14 @@ public final class ControlClient {
         case closed
     }
 
+    /// The reply to request `id` (of `method`), sent before this client took the connection
+    /// over, read and decoded as `call` would; waits at most `within` (the timeout's rest).
+    public func reply<Result: Decodable>(
+        to id: Int, of method: ControlMethod, within: Duration, as type: Result.Type = Result.self
+    ) throws(ControlClientError) -> Result {
+        try awaitReply(to: .number(id), method: method.rawValue, deadline: ContinuousClock.now + within)
+    }
+
     // MARK: - Wire
 
     private func call<Result: Decodable>(_ method: String, params: JSONValue?) throws(ControlClientError) -> Result {
@@ -96,8 +113,12 @@ public final class ControlClient {
             throw .invalidReply(method: method, detail: "could not encode the request: \(error)")
         }
         try socket.write(Array(line))
+        return try awaitReply(to: id, method: method, deadline: ContinuousClock.now + timeout)
+    }
 
-        let deadline = ContinuousClock.now + timeout
+    private func awaitReply<Result: Decodable>(
+        to id: JSONRPCID, method: String, deadline: ContinuousClock.Instant
+    ) throws(ControlClientError) -> Result {
         while true {
             guard let line = try nextLine(until: deadline, method: method) else {
                 throw .connectionClosed(path: socketPath, method: method)

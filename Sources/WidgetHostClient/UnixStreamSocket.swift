@@ -48,6 +48,13 @@ final class UnixStreamSocket {
         self.descriptor = descriptor
     }
 
+    /// Takes over a socket connected to `path` by someone else (it is closed with this one).
+    init(adopting descriptor: Int32, path: String) {
+        self.path = path
+        self.descriptor = descriptor
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    }
+
     deinit { close() }
 
     func close() {

@@ -90,7 +90,7 @@ public struct WidgetHost: Sendable {
     /// Feeds one event to the host at `now` and returns the reply (for commands) and the
     /// effects to execute, in order. Any deadline that has passed is handled first.
     public mutating func handle(_ event: HostEvent, at now: Date) -> HostStep {
-        step = StepCollector()
+        step = StepCollector.start()
         handleDeadlines(at: now)
         let reply: HostReply?
         switch event {
@@ -141,8 +141,8 @@ public struct WidgetHost: Sendable {
 /// Collects one step's effects and what it changed, then appends a single `persist`.
 struct StepCollector: Sendable {
     var effects: [HostEffect] = []
-    var changed: Set<WidgetID> = []
-    var removed: Set<WidgetID> = []
+    var changed = WidgetIDList()
+    var removed = WidgetIDList()
     var hostChanged = false
     var activitiesChanged: Set<String> = []
     var activitiesRemoved: Set<String> = []
@@ -150,17 +150,56 @@ struct StepCollector: Sendable {
     /// Activities whose views must be drawn again (started, updated, stale, ended).
     var activitiesToDraw: Set<String> = []
 
+    /// A step usually emits a few notices and a send; room for them up front saves the
+    /// array's regrowth (1, 2, 4, 8) on every step.
+    static func start() -> StepCollector {
+        var step = StepCollector()
+        step.effects.reserveCapacity(8)
+        return step
+    }
+
     mutating func finish() -> [HostEffect] {
-        let activities = ActivityPersistScope(
-            changed: activitiesChanged.subtracting(activitiesRemoved).sorted(by: ActivityBook.order),
-            removed: activitiesRemoved.sorted(by: ActivityBook.order), host: activityHostChanged)
+        let activities =
+            activitiesChanged.isEmpty && activitiesRemoved.isEmpty
+            ? ActivityPersistScope(changed: [], removed: [], host: activityHostChanged)
+            : ActivityPersistScope(
+                changed: activitiesChanged.subtracting(activitiesRemoved).sorted(by: ActivityBook.order),
+                removed: activitiesRemoved.sorted(by: ActivityBook.order), host: activityHostChanged)
         if !changed.isEmpty || !removed.isEmpty || hostChanged || !activities.isEmpty {
+            let removed = removed.sorted()
             effects.append(
                 .persist(
                     PersistScope(
-                        changed: changed.subtracting(removed).sorted(), removed: removed.sorted(),
-                        host: hostChanged, activities: activities)))
+                        changed: changed.sorted(excluding: removed), removed: removed, host: hostChanged,
+                        activities: activities)))
         }
         return effects
+    }
+}
+
+/// The widgets a step touched: appended as they come (a step names the same few widgets
+/// many times), sorted and made unique once at the end. Cheaper than a `Set`, which hashes
+/// every insert and allocates for each step.
+struct WidgetIDList: Sendable {
+    private var ids: [WidgetID] = []
+
+    var isEmpty: Bool { ids.isEmpty }
+
+    mutating func insert(_ id: WidgetID) {
+        if ids.last != id { ids.append(id) }
+    }
+
+    /// Ascending, each once.
+    func sorted() -> [WidgetID] { sorted(excluding: []) }
+
+    /// Ascending, each once, leaving out `excluded` (ascending).
+    func sorted(excluding excluded: [WidgetID]) -> [WidgetID] {
+        let excludedSet = Set(excluded)
+        var result: [WidgetID] = []
+        result.reserveCapacity(ids.count)
+        for id in ids.count > 1 ? ids.sorted() : ids where result.last != id {
+            if excluded.isEmpty || !excludedSet.contains(id) { result.append(id) }
+        }
+        return result
     }
 }

@@ -14,6 +14,15 @@ public protocol ExtensionRunner: AnyObject {
     func terminate(_ extension: String)
     /// A request is out with an extension and has not been answered or given up.
     var hasRunningRequest: Bool { get }
+    /// Writes out what `send` may have held back: the driver calls it once a step's requests
+    /// are all sent (before the step is persisted), so that requests to one process go out in
+    /// one write.
+    func flush()
+}
+
+extension ExtensionRunner {
+    /// A runner that writes each request as it is sent has nothing to flush.
+    public func flush() {}
 }
 
 /// Where the core's notices go: subscribers and the log in the daemon, the report in the harness.
@@ -98,16 +107,24 @@ public final class HostDriver {
 
     private func step(_ event: HostEvent) -> HostReply? {
         let step = host.handle(event, at: clock.now)
+        var unflushed = false
         for effect in step.effects {
             switch effect {
-            case .send(let request): runner.send(request)
+            case .send(let request):
+                runner.send(request)
+                unflushed = true
             case .kill(let ext, _): runner.kill(ext)
             case .terminate(let ext): runner.terminate(ext)
-            case .persist(let scope): persist(scope)
+            case .persist(let scope):
+                // The extensions work while the step is written.
+                if unflushed { runner.flush() }
+                unflushed = false
+                persist(scope)
             case .notice(let notice): notices.publish(notice)
             case .answer(let id, let reply): answered(id, reply)
             }
         }
+        if unflushed { runner.flush() }
         return step.reply
     }
 

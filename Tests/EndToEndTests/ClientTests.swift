@@ -303,6 +303,8 @@ final class FakeControlServer: Sendable {
 
     enum Action: Sendable {
         case line(String)
+        /// Bytes as they are, no newline added: part of a line.
+        case bytes(String)
         case pause(Duration)
         case close
 
@@ -327,6 +329,7 @@ final class FakeControlServer: Sendable {
     private let directory: TemporaryDirectory?
     private let listener: Int32
     private let received = Mutex<[Request]>([])
+    private let stopped = Atomic<Bool>(false)
     private let script: @Sendable (Request) -> [Action]
 
     /// Every request the server has read, in order.
@@ -365,20 +368,32 @@ final class FakeControlServer: Sendable {
         thread.start()
     }
 
-    /// Stops accepting; connections already open finish their scripts.
+    /// Stops accepting; connections already open finish their scripts. The accepting thread
+    /// closes the listener when it has left `accept`: closed here, its number could be reused
+    /// by another test's socket before the thread's next `accept`, which would then take that
+    /// socket's connections and answer them with this server's script.
     func stop(unlink removeFile: Bool = true) {
-        _ = shutdown(listener, Int32(SHUT_RDWR))
-        _ = Glibc.close(listener)
+        if !stopped.exchange(true, ordering: .sequentiallyConsistent) {
+            _ = shutdown(listener, Int32(SHUT_RDWR))
+        }
         if removeFile { _ = unlink(path) }
     }
 
     private func acceptLoop() {
+        defer { _ = Glibc.close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
+            if stopped.load(ordering: .sequentiallyConsistent) {
+                if connection >= 0 { _ = Glibc.close(connection) }
+                return
+            }
             if connection < 0 {
                 if errno == EINTR { continue }
                 return
             }
+            // Not inherited by the processes other tests start meanwhile: one of them holding
+            // it would keep the connection open after this server closes it.
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
             let thread = Thread { [self] in serve(connection) }
             thread.start()
         }
@@ -401,6 +416,9 @@ final class FakeControlServer: Sendable {
                     switch action {
                     case .line(let text):
                         let bytes = Array((text + "\n").utf8)
+                        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    case .bytes(let text):
+                        let bytes = Array(text.utf8)
                         _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     case .pause(let duration):
                         let (seconds, attoseconds) = duration.components

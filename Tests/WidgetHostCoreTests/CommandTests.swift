@@ -104,6 +104,21 @@ struct CommandTests {
         let idle = host.handle(.deadlineReached, at: t0 + 0.5)
         #expect(idle.effects.isEmpty)
     }
+
+    @Test("A step that handles widgets out of id order persists them once each, in id order")
+    func persistOrder() {
+        // w2 falls due first; a step late enough handles both, earliest deadline first.
+        var test = TestHost(provider: { params in
+            let hours: Double = params.widgetId == "w2" ? 1 : 2
+            return .timeline(TimelinePayload(entries: [entry(at: params.now)], policy: .after(params.now + .hours(hours))))
+        })
+        for _ in 0..<2 { test.add() }
+        test.now = t0 + .hours(3)
+        let step = test.handle(.deadlineReached)
+        #expect(test.started("w2").count == 2)
+        guard case .persist(let scope)? = step.effects.last else { Issue.record("no persist"); return }
+        #expect(scope.changed == ["w1", "w2"])
+    }
 }
 
 @Suite("Restore")

@@ -79,6 +79,24 @@ struct PropertyTests {
         }
     }
 
+    @Test("Every persist names each widget once, in id order, and none it also removes")
+    func persistScopes() async {
+        await propertyCheck(count: 30, input: Self.steps, Self.failures) { steps, failures in
+            var run = run(steps: steps, failures: failures)
+            // Ten more widgets (w4…w13: w10 sorts after w9) reloaded at once, then one removed.
+            for _ in 0..<10 { run.test.add() }
+            run.test.handle(.reloadRequested(ReloadRequest(.kind("BirthdayHomeWidget", app: nil))))
+            run.test.handle(.widgetRemoved("w12"))
+            let scopes = run.test.effects.compactMap { if case .persist(let scope) = $0 { scope } else { nil } }
+            #expect(scopes.contains { $0.changed.count >= 11 })
+            #expect(scopes.contains { $0.removed == ["w12"] })
+            for scope in scopes {
+                #expect(scope.changed == Array(Set(scope.changed)).sorted(), "\(scope.changed)")
+                #expect(Set(scope.changed).isDisjoint(with: scope.removed))
+            }
+        }
+    }
+
     @Test("No reload starts earlier than its gates allow")
     func gatesHold() async {
         await propertyCheck(count: 60, input: Self.steps, Self.failures) { steps, failures in
@@ -129,6 +147,16 @@ struct DeadlineTests {
         #expect(test.host.nextDeadline == t0 + .hours(1))
         test.handle(.widgetRemoved("w1"))
         #expect(test.host.nextDeadline == t0 + .hours(2))
+    }
+
+    @Test("Deadlines at one instant are handled widgets first (w2 before w10), then extensions, then activities")
+    func ownerOrder() {
+        let owners: [DeadlineOwner] = [
+            .activity("a1"), .extension("com.b"), .widget("w10"), .extension("com.a"), .widget("w2"), .activity("a0"),
+        ]
+        #expect(owners.sorted() == [.widget("w2"), .widget("w10"), .extension("com.a"), .extension("com.b"), .activity("a0"), .activity("a1")])
+        #expect(!(DeadlineOwner.widget("w2") < .widget("w2")))
+        #expect(!(DeadlineOwner.activity("a0") < .widget("w1")))
     }
 
     @Test("Rescheduling the earliest deadline later or earlier moves nextDeadline with it")

@@ -40,9 +40,9 @@ struct InstalledFilesTests {
         #expect(check.status == 0, "\(check.output)")
         let checked = check.standardOutput.split(separator: "\n").filter { $0.hasPrefix("checked ") }
         let executables = checked.filter { !$0.hasPrefix("checked /usr/lib/widgethost/swift/") }
-        // widgethostd, widgethost, the sandbox shim and the five example extensions; the rest
-        // are the runtime.
-        #expect(executables.count == 8, "\(check.standardOutput)")
+        // widgethostd, widgethost (the front), widgethost-cli, the sandbox shim and the five
+        // example extensions; the rest are the runtime.
+        #expect(executables.count == 9, "\(check.standardOutput)")
         #expect(checked.contains { $0.hasPrefix("checked /usr/lib/widgethost/swift/libswiftCore.so:") })
         for bundle in ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy", "PizzaDelivery"] {
             #expect(check.standardOutput.contains("/usr/lib/widgethost/plugins/\(bundle).appex/"), "\(bundle) not checked")
@@ -50,7 +50,7 @@ struct InstalledFilesTests {
 
         let runPaths = [
             "usr/bin/widgethostd": "$ORIGIN/../lib/widgethost/swift",
-            "usr/bin/widgethost": "$ORIGIN/../lib/widgethost/swift",
+            "usr/libexec/widgethost/widgethost-cli": "$ORIGIN/../../lib/widgethost/swift",
             "usr/lib/widgethost/plugins/BirthdayReminders.appex/BirthdayRemindersWidget": "$ORIGIN/../../swift",
         ]
         for (binary, runPath) in runPaths {
@@ -61,21 +61,28 @@ struct InstalledFilesTests {
         // Swift runtime, so it has no dynamic section and no run path at all.
         let shim = try runCommand("readelf", ["-dW", "\(root)/usr/libexec/widgethost/widgethost-sandbox"])
         #expect(shim.standardOutput.contains("no dynamic section"), "the shim is dynamic: \(shim.standardOutput)")
-        for binary in ["usr/bin/widgethostd", "usr/bin/widgethost", "usr/lib/widgethost/swift/libFoundation.so"] {
+        // So is the CLI's front (issue 16: the dynamic loader was most of the CLI's start).
+        let front = try runCommand("readelf", ["-dW", "\(root)/usr/bin/widgethost"])
+        #expect(front.standardOutput.contains("no dynamic section"), "the front is dynamic: \(front.standardOutput)")
+        for binary in [
+            "usr/bin/widgethostd", "usr/bin/widgethost", "usr/libexec/widgethost/widgethost-cli",
+            "usr/lib/widgethost/swift/libFoundation.so",
+        ] {
             let sections = try runCommand("readelf", ["-SW", "\(root)/\(binary)"])
             #expect(!sections.standardOutput.contains(".debug_info"), "\(binary) is not stripped")
             #expect(!sections.standardOutput.contains(".symtab"), "\(binary) keeps its symbol table")
         }
-        for binary in ["usr/bin/widgethostd", "usr/bin/widgethost"] {
+        for binary in ["usr/bin/widgethostd", "usr/bin/widgethost", "usr/libexec/widgethost/widgethost-cli"] {
             let sections = try runCommand("readelf", ["-SW", "\(root)/\(binary)"])
             #expect(sections.standardOutput.contains(".gnu_debuglink"), "\(binary) does not name its debug file")
         }
         let debugFiles = FileManager.default.enumerator(atPath: root + "-debug")?.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".debug") } ?? []
-        #expect(debugFiles.count == 8, "debug files kept apart: \(debugFiles)")
+        #expect(debugFiles.count == 9, "debug files kept apart: \(debugFiles)")
 
         // The staged, stripped binaries run with no Swift library on any search path but
-        // their own run path: an extension answers, the daemon and the CLI print their help.
+        // their own run path: an extension answers, the daemon and the CLI print their help
+        // (the front runs the full CLI from ../libexec/widgethost).
         try expectRunsFromShippedRuntime(
             root: root, executable: "\(root)/usr/lib/widgethost/plugins/BirthdayReminders.appex/BirthdayRemindersWidget")
         for binary in ["widgethostd", "widgethost"] {

@@ -158,4 +158,26 @@ struct ExtensionSessionTests {
         #expect(session.receive(stdout: Array(#"{"jsonrpc":"2.0","id":1,"result":{}}"#.utf8) + [10]).isEmpty)
         #expect(session.exited(.exited(1)).isEmpty)
     }
+
+    @Test("Requests written ahead run in order: replies in one read are matched one after the other; only the running one fails")
+    func writtenAhead() {
+        var session = started()
+        _ = session.receive(stdout: Array(#"{"jsonrpc":"2.0","id":"initialize-1","result":{"widgets":[]}}"#.utf8) + [10])
+        for id in 1...3 { _ = session.send(RequestID(id), FixtureExtension.timeline) }
+        #expect(session.runningRequest == RequestID(1))
+        let reply = { (id: Int) in #"{"jsonrpc":"2.0","id":\#(id),"result":{"entries":[\#(entry)],"policy":{"type":"atEnd"}}}"# }
+        let actions = session.receive(stdout: Array((reply(1) + "\n" + reply(2) + "\n").utf8))
+        #expect(actions.map { if case .replied(let id, _) = $0 { id.value } else { -1 } } == [1, 2])
+        #expect(session.runningRequest == RequestID(3))
+        // An exit fails the running request only: what was behind it is the core's to send again.
+        #expect(session.exited(.signaled(9)) == [.failed(RequestID(3), .crashed("killed by signal 9 (Killed) before answering timeline/get"))])
+
+        // A reply out of order is a protocol error of the running request.
+        var other = started()
+        _ = other.receive(stdout: Array(#"{"jsonrpc":"2.0","id":"initialize-1","result":{"widgets":[]}}"#.utf8) + [10])
+        for id in 1...2 { _ = other.send(RequestID(id), FixtureExtension.timeline) }
+        let outOfOrder = other.receive(stdout: Array((reply(2) + "\n").utf8))
+        #expect(outOfOrder == [.failed(RequestID(1), .protocolError("reply for unknown id 2; the running request is 1"))])
+        #expect(other.runningRequest == nil)
+    }
 }

@@ -7,12 +7,14 @@ enum Binaries {
     static let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         .deletingLastPathComponent().path
     static var daemon: String { directory + "/widgethostd" }
+    /// The CLI's front (`widgethost`), and the full CLI it runs for all but the simple reloads.
     static var cli: String { directory + "/widgethost" }
+    static var fullCLI: String { directory + "/widgethost-cli" }
     static var benchExtension: String { directory + "/widgethost-bench-extension" }
     static var echo: String { directory + "/widgethost-bench-echo" }
 
     static func check() throws {
-        for path in [daemon, cli, benchExtension, echo] where !FileManager.default.isExecutableFile(atPath: path) {
+        for path in [daemon, cli, fullCLI, benchExtension, echo] where !FileManager.default.isExecutableFile(atPath: path) {
             throw BenchError("\(path) is not built; run `swift build -c release` (make bench does)")
         }
     }

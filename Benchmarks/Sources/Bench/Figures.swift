@@ -67,7 +67,8 @@ enum Figures {
             report.rows.append(
                 Row(
                     figure: "6 peer", measure: "CLI start to exit: instructions", unit: "instr", median: cli.widgethost,
-                    p99: nil, floor: cli.pkill, ratio: cli.widgethost / cli.pkill, target: "vs pkill -RTMIN+1", met: nil))
+                    p99: nil, floor: cli.pkill, ratio: cli.widgethost / cli.pkill, target: "≤ 1.0 × pkill -RTMIN+1",
+                    met: cli.widgethost <= cli.pkill))
         }
         report.details["reload.floor.pipe.p99_us"] = pipe.p99
         report.details["reload.floor.spawn.p99_us"] = spawn.p99
@@ -137,8 +138,14 @@ enum Figures {
     /// /proc), each counted from exec to exit.
     static func cliInstructions(socket: String) throws -> (widgethost: Double, pkill: Double) {
         log("6. peer: instructions of the CLI's start (callgrind)")
+        // The front answers this reload itself. Were it to hand over to the full CLI, callgrind
+        // (which does not follow exec) would count only the front: WIDGETHOST_CLI names nothing,
+        // so a handover fails and the figure with it, rather than coming out too small.
         let widgethost = try Instructions.command(
-            Binaries.cli, ["reload", "--kind", "BenchWidget"], environment: ["WIDGETHOST_SOCKET": socket, "PATH": "/usr/bin:/bin"])
+            Binaries.cli, ["reload", "--kind", "BenchWidget"],
+            environment: [
+                "WIDGETHOST_SOCKET": socket, "PATH": "/usr/bin:/bin", "WIDGETHOST_CLI": "/nonexistent/widgethost-cli",
+            ], requireSuccess: true)
         let pkill = try Instructions.command(
             "/usr/bin/pkill", ["-RTMIN+1", "-x", "i3blocks"], environment: ["PATH": "/usr/bin:/bin"])
         return (widgethost, pkill)
@@ -170,10 +177,10 @@ enum Figures {
         }
     }
 
-    static func idleAndFootprint(into report: inout Report, quick: Bool) throws {
+    static func idleAndFootprint(into report: inout Report, quick: Bool, window: Double) throws {
         log("3–4. idle cost and footprint")
         let sizes = quick ? [10, 1_000] : [10, 1_000, 10_000]
-        let result = try IdleAndFootprint.run(sizes: sizes, idleAt: 100, idleWindow: quick ? 5 : 10)
+        let result = try IdleAndFootprint.run(sizes: sizes, idleAt: 100, idleWindow: window)
         report.rows.append(
             Row(
                 figure: "3 idle", measure: "wake-ups/s, 100 widgets, \(Int(result.idleWindow)) s", unit: "/s",
@@ -257,7 +264,7 @@ enum Figures {
             Row(
                 figure: "6 peer", measure: "host wake-ups in \(seconds) s", unit: "", median: Double(host.wakeups), p99: nil,
                 floor: Double(i3.wakeups), ratio: i3.wakeups > 0 ? Double(host.wakeups) / Double(i3.wakeups) : nil,
-                target: "vs i3blocks", met: nil))
+                target: "≤ 1.0× i3blocks", met: host.wakeups <= i3.wakeups))
         report.rows.append(
             Row(
                 figure: "6 peer", measure: "on demand, by command", unit: "µs", median: host.refreshByCommand.median,

@@ -69,7 +69,8 @@ enum HarnessSpeed {
         if countInstructions {
             let environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
             func count(_ path: String) throws -> Double {
-                try Instructions.command(Binaries.cli, ["simulate", path], environment: environment)
+                // The full CLI itself: through the front, callgrind would count only the front's exec.
+                try Instructions.command(Binaries.fullCLI, ["simulate", path], environment: environment)
             }
             result.thousandInstructions = try count(files[0].1)
             result.tenDaysInstructions = try count(files[1].1)

@@ -49,8 +49,11 @@ enum Instructions {
         return nil
     }
 
-    /// Runs a command to its end under callgrind and returns the instructions it executed.
-    static func command(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Double {
+    /// Runs a command to its end under callgrind and returns the instructions it executed;
+    /// `requireSuccess`: throws when it exits other than 0.
+    static func command(
+        _ executable: String, _ arguments: [String], environment: [String: String], requireSuccess: Bool = false
+    ) throws -> Double {
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("whbench-cg-\(UUID().uuidString).log").path
         defer { unlink(logPath) }
         let process = Process()
@@ -62,6 +65,9 @@ enum Instructions {
         try process.run()
         process.waitUntilExit()
         let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        if requireSuccess, process.terminationStatus != 0 {
+            throw BenchError("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus) under callgrind")
+        }
         guard let count = collected(in: log) else {
             throw BenchError("callgrind gave no count for \(executable) \(arguments.joined(separator: " ")): \(log.suffix(400))")
         }

@@ -19,7 +19,9 @@ public enum HostEffect: Sendable, Hashable {
 }
 
 public struct ExtensionRequest: Sendable, Hashable {
-    public enum Call: Sendable, Hashable {
+    /// Indirect: a request is copied into its queue, its in-flight record, the `send` effect
+    /// and the runner; a boxed call copies as one reference.
+    public indirect enum Call: Sendable, Hashable {
         case placeholder(PlaceholderParams)
         case snapshot(SnapshotParams)
         case timeline(TimelineParams)

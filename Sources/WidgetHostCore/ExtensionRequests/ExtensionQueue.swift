@@ -2,9 +2,15 @@ import DequeModule
 import Foundation
 import WidgetHostProtocol
 
-/// One extension process's work: the host sends it one request at a time, so that a breach
-/// is always attributed to the request that was running. Requests queued behind a killed
-/// process go to a fresh one.
+/// One extension process's work: one request runs at a time, so that a breach is always
+/// attributed to the request that was running. Requests queued behind a killed process go to
+/// a fresh one.
+///
+/// An extension that declares `pipelining` (it reads its requests while it answers and
+/// answers in order) is also written the reloads queued behind the running request, up to
+/// `aheadLimit`, so that reloads due at one instant go out in one write and the host need
+/// not wake once per answer to send the next. Each still *runs* only once the one before it
+/// is answered: its timeout starts then, and a breach is still the running request's.
 struct ExtensionQueue: Sendable {
     struct InFlight: Sendable, Hashable {
         var request: ExtensionRequest
@@ -12,13 +18,94 @@ struct ExtensionQueue: Sendable {
         var peakFootprint: Int?
     }
 
+    /// The most requests written ahead of their turn to one process.
+    static let aheadLimit = 64
+
     var waiting = Deque<ExtensionRequest>()
     var inFlight: InFlight?
+    /// Written to the process behind `inFlight`, in order; each becomes `inFlight` when the
+    /// one before it is answered. Only `timeline/get` (nothing a client waits on), so a
+    /// request here whose widget is removed is simply answered and dropped.
+    var ahead = Deque<ExtensionRequest>()
     /// Set while the process is (as far as the core knows) alive and idle.
     var idleSince: Date?
     /// The core has sent this process work since it was last started, and not stopped it.
     var processAlive = false
 
-    var isIdle: Bool { inFlight == nil && waiting.isEmpty }
+    var isIdle: Bool { inFlight == nil && waiting.isEmpty && ahead.isEmpty }
 }
 
+/// The queue's own bookkeeping, changed in place through `queues.values[index]`: reading
+/// `queues.values[index].inFlight` copies the whole queue first (every waiting request and
+/// the one in flight), and the host does this on every request and reply.
+extension ExtensionQueue {
+    enum Dispatch {
+        /// A request is running; the next waits for its end.
+        case busy
+        /// Nothing waits: stop the process at this time (nil: no process to stop).
+        case idle(stopAt: Date?)
+        /// This request is now in flight: write it.
+        case sent(ExtensionRequest)
+        /// This request, written ahead, is now in flight: it is in the process's stdin already.
+        case started(ExtensionRequest)
+    }
+
+    /// Takes the next request if the process is free — the first written ahead, else the
+    /// first waiting — with its deadline from `limits`, counted from now.
+    mutating func dispatchNext(at now: Date, limits: ExtensionLimits, idleTimeout: TimeInterval) -> Dispatch {
+        guard inFlight == nil else { return .busy }
+        let written = !ahead.isEmpty
+        guard var request = written ? ahead.popFirst() : waiting.popFirst() else {
+            guard processAlive else { return .idle(stopAt: nil) }
+            let since = idleSince ?? now
+            idleSince = since
+            return .idle(stopAt: since + idleTimeout)
+        }
+        request.deadline = now + limits.timeout(for: request.call.method)
+        inFlight = InFlight(request: request, sentAt: now, peakFootprint: nil)
+        idleSince = nil
+        processAlive = true
+        return written ? .started(request) : .sent(request)
+    }
+
+    /// Moves the `timeline/get` requests waiting behind the one in flight to `ahead`, in
+    /// order, up to `aheadLimit`, and returns them to be written; the first request of another
+    /// method stops it (the queue's order is the process's).
+    mutating func takeAhead(at now: Date, limits: ExtensionLimits) -> [ExtensionRequest] {
+        guard inFlight != nil else { return [] }
+        var taken: [ExtensionRequest] = []
+        while ahead.count < Self.aheadLimit, let next = waiting.first, case .timeline = next.call {
+            var request = waiting.removeFirst()
+            // Its timeout starts when it runs; until then this is what it would be at the earliest.
+            request.deadline = now + limits.timeout(for: request.call.method)
+            ahead.append(request)
+            taken.append(request)
+        }
+        return taken
+    }
+
+    /// The process died with `ahead` in its stdin: those `keep` accepts go back to the front of
+    /// `waiting`, in order, for a fresh process; the others are returned.
+    mutating func requeueAhead(keeping keep: (ExtensionRequest) -> Bool) -> [ExtensionRequest] {
+        var dropped: [ExtensionRequest] = []
+        while let request = ahead.popLast() {
+            if keep(request) { waiting.prepend(request) } else { dropped.append(request) }
+        }
+        return dropped
+    }
+
+    /// The request in flight if it is `id`, taken out: the process is free for the next one.
+    mutating func takeInFlight(_ id: RequestID) -> InFlight? {
+        guard inFlight?.request.id == id else { return nil }
+        let flight = inFlight
+        inFlight = nil
+        return flight
+    }
+
+    /// Raises the peak footprint of the request in flight; false when `id` is not in flight.
+    mutating func sampleFootprint(_ id: RequestID, bytes: Int) -> Bool {
+        guard inFlight?.request.id == id else { return false }
+        inFlight!.peakFootprint = max(inFlight!.peakFootprint ?? 0, bytes)
+        return true
+    }
+}

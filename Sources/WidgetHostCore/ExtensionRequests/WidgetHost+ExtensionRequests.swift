@@ -1,8 +1,9 @@
 import Foundation
 import WidgetHostProtocol
 
-/// Requests to extension processes: one at a time per extension, each with its deadline,
-/// footprint checked against the limit, killed (like jetsam) on a breach.
+/// Requests to extension processes: one running at a time per extension (more written ahead
+/// to one that declared `pipelining`), each with its deadline, footprint checked against the
+/// limit, killed (like jetsam) on a breach.
 extension WidgetHost {
     @discardableResult
     mutating func enqueue(_ call: ExtensionRequest.Call, for widget: WidgetID?, on ext: String, at now: Date) -> RequestID {
@@ -15,28 +16,34 @@ extension WidgetHost {
         return id
     }
 
-    /// Sends the next queued request if the extension is free; an extension left with nothing
-    /// to do is stopped after the idle timeout.
+    /// Sends the next queued request if the extension is free (or starts the one written
+    /// ahead, already in its stdin); an extension left with nothing to do is stopped after the
+    /// idle timeout. Then writes what may go ahead to a pipelining extension.
     mutating func dispatchNext(on ext: String, at now: Date) {
         // In place (`queues.values[index]`): a copy would copy every waiting request
         // (quadratic when thousands of widgets wait on one extension).
-        guard let index = queues.index(forKey: ext), queues.values[index].inFlight == nil else { return }
-        guard var request = queues.values[index].waiting.popFirst() else {
-            if queues.values[index].processAlive {
-                let idleSince = queues.values[index].idleSince ?? now
-                queues.values[index].idleSince = idleSince
-                deadlines.schedule(.extension(ext), at: idleSince + configuration.extensionLifecycle.idleTimeout)
-            } else {
-                deadlines.schedule(.extension(ext), at: nil)
-            }
+        guard let index = queues.index(forKey: ext) else { return }
+        switch queues.values[index].dispatchNext(
+            at: now, limits: configuration.limits, idleTimeout: configuration.extensionLifecycle.idleTimeout)
+        {
+        case .busy:
+            break
+        case .idle(let stopAt):
+            deadlines.schedule(.extension(ext), at: stopAt)
             return
+        case .sent(let request):
+            step.effects.append(.send(request))
+            deadlines.schedule(.extension(ext), at: request.deadline)
+        case .started(let request):
+            // Written ahead: it is in the process's stdin already and runs from now.
+            deadlines.schedule(.extension(ext), at: request.deadline)
         }
-        request.deadline = now + configuration.limits.timeout(for: request.call.method)
-        queues.values[index].inFlight = ExtensionQueue.InFlight(request: request, sentAt: now, peakFootprint: nil)
-        queues.values[index].idleSince = nil
-        queues.values[index].processAlive = true
-        step.effects.append(.send(request))
-        deadlines.schedule(.extension(ext), at: request.deadline)
+        // An extension that declared `pipelining` is written the reloads waiting behind the
+        // running request, in order (`ExtensionQueue.takeAhead`).
+        guard catalog.descriptor(of: ext)?.pipelining == true else { return }
+        for request in queues.values[index].takeAhead(at: now, limits: configuration.limits) {
+            step.effects.append(.send(request))
+        }
     }
 
     func inFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
@@ -49,9 +56,8 @@ extension WidgetHost {
     /// The request is no longer running; the extension is free for the next one.
     private mutating func takeInFlight(_ id: RequestID) -> ExtensionQueue.InFlight? {
         guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
-            let flight = queues.values[index].inFlight, flight.request.id == id
+            let flight = queues.values[index].takeInFlight(id)
         else { return nil }
-        queues.values[index].inFlight = nil
         requestOwners[id] = nil
         return flight
     }
@@ -60,10 +66,8 @@ extension WidgetHost {
         // A reply for a request that is no longer running (it timed out, or the widget is gone) is dropped.
         if let footprintBytes {
             guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
-                queues.values[index].inFlight?.request.id == id
+                queues.values[index].sampleFootprint(id, bytes: footprintBytes)
             else { return }
-            let peak = max(queues.values[index].inFlight!.peakFootprint ?? 0, footprintBytes)
-            queues.values[index].inFlight!.peakFootprint = peak
             if let failure = configuration.limits.verdict(onFootprint: footprintBytes) {
                 failInFlight(id, failure, at: now)
                 return
@@ -73,6 +77,12 @@ extension WidgetHost {
         let request = flight.request
         dispatchNext(on: request.extension, at: now)
 
+        // The common case first, without the tuple below (which copies the call and the reply).
+        if case .timeline(let payload, let byteCount) = reply, case .timeline = request.call {
+            guard let widget = request.widget else { return }
+            finishReload(widget, .received(payload, byteCount: byteCount), peakFootprint: flight.peakFootprint, at: now)
+            return
+        }
         switch (request.call, reply) {
         case (.timeline, .timeline(let payload, let byteCount)):
             guard let widget = request.widget else { return }
@@ -107,9 +117,9 @@ extension WidgetHost {
     }
 
     mutating func footprintSampled(_ id: RequestID, bytes: Int, at now: Date) {
-        guard let ext = requestOwners[id], var flight = inFlight(id) else { return }
-        flight.peakFootprint = max(flight.peakFootprint ?? 0, bytes)
-        queues[ext]?.inFlight = flight
+        guard let ext = requestOwners[id], let index = queues.index(forKey: ext),
+            queues.values[index].sampleFootprint(id, bytes: bytes)
+        else { return }
         if let failure = configuration.limits.verdict(onFootprint: bytes) {
             failInFlight(id, failure, at: now)
         }
@@ -123,6 +133,14 @@ extension WidgetHost {
         let (kind, detail) = describe(failure, of: flight.request.call.method, limits: configuration.limits)
         queues[ext]?.processAlive = false
         queues[ext]?.idleSince = nil
+        // What was written ahead dies with the process: it goes to a fresh one, first in line
+        // (a removed widget's reload no more).
+        if let index = queues.index(forKey: ext) {
+            let records = records
+            for dropped in queues.values[index].requeueAhead(keeping: { $0.widget.map { records[$0] != nil } ?? true }) {
+                requestOwners[dropped.id] = nil
+            }
+        }
         step.effects.append(.kill(extension: ext, reason: kind))
         emit(
             .extensionKilled(

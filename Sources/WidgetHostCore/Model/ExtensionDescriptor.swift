@@ -15,10 +15,14 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
     public var frequentPushUpdates: Bool
     /// The `ActivityAttributes` types it draws Live Activities for (`initialize`'s `activities`).
     public var activities: [String]
+    /// It reads requests while it answers and answers them in order (`initialize`'s
+    /// `pipelining`): reloads may be written to it ahead of their turn.
+    public var pipelining: Bool
 
     public init(
         id: String, app: String? = nil, displayName: String? = nil, widgets: [WidgetDescriptor],
-        controls: [ControlDescriptor] = [], frequentPushUpdates: Bool = false, activities: [String] = []
+        controls: [ControlDescriptor] = [], frequentPushUpdates: Bool = false, activities: [String] = [],
+        pipelining: Bool = false
     ) {
         self.id = id
         self.app = app ?? Self.appID(forExtension: id)
@@ -27,13 +31,14 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
         self.controls = controls
         self.frequentPushUpdates = frequentPushUpdates
         self.activities = activities
+        self.pipelining = pipelining
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, app, displayName, widgets, controls, frequentPushUpdates, activities
+        case id, app, displayName, widgets, controls, frequentPushUpdates, activities, pipelining
     }
 
-    /// Descriptors written before `activities` existed decode with none.
+    /// Descriptors written before `activities` existed decode with none, and without pipelining.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -43,6 +48,7 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
         controls = try container.decode([ControlDescriptor].self, forKey: .controls)
         frequentPushUpdates = try container.decode(Bool.self, forKey: .frequentPushUpdates)
         activities = try container.decodeIfPresent([String].self, forKey: .activities) ?? []
+        pipelining = try container.decodeIfPresent(Bool.self, forKey: .pipelining) ?? false
     }
 
     /// The containing app's id is the extension's bundle id minus its last component

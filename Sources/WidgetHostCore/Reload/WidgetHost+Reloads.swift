@@ -44,16 +44,28 @@ extension WidgetHost {
     /// Starts the pending reload if every gate allows it now; otherwise records why not and until when.
     @discardableResult
     mutating func tryStart(_ id: WidgetID, at now: Date) -> StartAttempt? {
-        guard let index = records.index(forKey: id), var pending = records.values[index].pending else { return nil }
+        guard let index = records.index(forKey: id) else { return nil }
+        return tryStart(id, index: index, at: now)
+    }
+
+    // The reload's steps below take the record's index in `records` as well as its id: a
+    // reload's end, for one, announces, starts and reschedules the same widget, and a
+    // lookup each costs more than the rest of some of those steps. No step in between
+    // adds or removes a record, so the index stays valid.
+
+    @discardableResult
+    private mutating func tryStart(_ id: WidgetID, index: Int, at now: Date) -> StartAttempt? {
+        guard var pending = records.values[index].pending else { return nil }
         let decision: (until: Date?, reason: DeferralReason)
         if records.values[index].running != nil {
             decision = (nil, .reloadInProgress)
         } else if catalog.descriptor(of: records.values[index].info.extension) == nil {
             decision = (nil, .extensionUnavailable)
         } else {
-            let gates = records.values[index].gates(for: pending, configuration: configuration, at: now)
+            let configuration = configuration
+            let gates = readRecord(at: index) { $0.gates(for: pending, configuration: configuration, at: now) }
             guard let reason = gates.reason else {
-                start(id, at: now)
+                start(id, index: index, at: now)
                 return .started
             }
             decision = (gates.earliest, reason)
@@ -69,13 +81,13 @@ extension WidgetHost {
                     records.values[index].noticeWidget, at: now, budgeted: pending.isBudgeted,
                     requestedAt: pending.requestedAt, until: decision.until, reason: decision.reason))
         }
-        reschedule(id, at: now)
+        reschedule(id, index: index, at: now)
         return .deferred(until: decision.until, reason: decision.reason)
     }
 
     /// Charges the reload (if budgeted) and queues `timeline/get` on the widget's extension.
-    private mutating func start(_ id: WidgetID, at now: Date) {
-        guard let index = records.index(forKey: id), let pending = records.values[index].pending else { return }
+    private mutating func start(_ id: WidgetID, index: Int, at now: Date) {
+        guard let pending = records.values[index].pending else { return }
         let budgeted = pending.isBudgeted
         if budgeted {
             SlidingWindowBudget.prune(&records.values[index].ledger, window: configuration.budget.window, at: now)
@@ -96,7 +108,7 @@ extension WidgetHost {
             kind: info.kind, family: info.family, widgetId: id.rawValue, now: now,
             environment: requestEnvironment, configuration: info.configuration)
         enqueue(.timeline(params), for: id, on: info.extension, at: now)
-        reschedule(id, at: now)
+        reschedule(id, index: index, at: now)
     }
 
     enum ReloadEnd {
@@ -126,18 +138,23 @@ extension WidgetHost {
         }
         for note in notes { addDiagnostic(note, to: id, at: now) }
 
-        announceEntryIfChanged(id, at: now)
-        if records[id]?.pending != nil {
-            tryStart(id, at: now)
+        announceEntryIfChanged(id, index: index, at: now)
+        if records.values[index].pending != nil {
+            tryStart(id, index: index, at: now)
         } else {
-            requestDueReload(id, at: now)
+            requestDueReload(id, index: index, at: now)
         }
-        reschedule(id, at: now)
+        reschedule(id, index: index, at: now)
     }
 
     /// If the widget's policy has fallen due (or it has no timeline at all), makes that reload pending.
     mutating func requestDueReload(_ id: WidgetID, at now: Date) {
-        guard let index = records.index(forKey: id), records.values[index].pending == nil,
+        guard let index = records.index(forKey: id) else { return }
+        requestDueReload(id, index: index, at: now)
+    }
+
+    private mutating func requestDueReload(_ id: WidgetID, index: Int, at now: Date) {
+        guard records.values[index].pending == nil,
             records.values[index].running == nil,
             let due = records.values[index].policyDue(rules: configuration.policy), due <= now
         else { return }
@@ -146,19 +163,19 @@ extension WidgetHost {
         let cause: ReloadCause = failedLast || records.values[index].timeline == nil ? .retry : .policy
         records.values[index].pending = PendingReload(requestedAt: due, cause: cause, exemption: exemption)
         step.changed.insert(id)
-        tryStart(id, at: now)
+        tryStart(id, index: index, at: now)
     }
 
     /// A widget's deadline came: start what may start, request what fell due, announce entry changes.
     mutating func advance(_ id: WidgetID, at now: Date) {
         guard let index = records.index(forKey: id) else { return }
         if records.values[index].pending != nil {
-            if records.values[index].running == nil { tryStart(id, at: now) }
+            if records.values[index].running == nil { tryStart(id, index: index, at: now) }
         } else {
-            requestDueReload(id, at: now)
+            requestDueReload(id, index: index, at: now)
         }
-        announceEntryIfChanged(id, at: now)
-        reschedule(id, at: now)
+        announceEntryIfChanged(id, index: index, at: now)
+        reschedule(id, index: index, at: now)
     }
 
     /// The widget's next deadline: a deferred reload's end, the policy's due time, or the
@@ -168,11 +185,19 @@ extension WidgetHost {
             deadlines.schedule(.widget(id), at: nil)
             return
         }
+        reschedule(id, index: index, at: now)
+    }
+
+    private mutating func reschedule(_ id: WidgetID, index: Int, at now: Date) {
         deadlines.schedule(.widget(id), at: records.values[index].nextDeadline(policy: configuration.policy, at: now))
     }
 
     mutating func announceEntryIfChanged(_ id: WidgetID, at now: Date) {
         guard let index = records.index(forKey: id) else { return }
+        announceEntryIfChanged(id, index: index, at: now)
+    }
+
+    private mutating func announceEntryIfChanged(_ id: WidgetID, index: Int, at now: Date) {
         guard let change = records.values[index].showCurrentEntry(at: now) else { return }
         step.changed.insert(id)
         // A new timeline that keeps showing the previous entry changes the source, not what is shown.
@@ -196,6 +221,13 @@ extension WidgetHost {
 
     mutating func emit(_ notice: HostNotice) {
         step.effects.append(.notice(notice))
+    }
+
+    /// Reads a record where it lies: `records.values[index].f()` copies the whole record out
+    /// of the dictionary first when `f` is not inlined (timeline, ledger and diagnostics
+    /// retained and released again); an `inout` access does not.
+    mutating func readRecord<R>(at index: Int, _ read: (inout WidgetRecord) -> R) -> R {
+        read(&records.values[index])
     }
 }
 
@@ -224,8 +256,12 @@ extension WidgetRecord {
         case .received(let payload, let byteCount):
             switch TimelineValidation.validate(payload, byteCount: byteCount, limits: configuration.limits) {
             case .accepted(let entries, let validationNotes):
-                let shownBefore = currentEntry(at: now)
-                previousEntry = shownBefore.source == .placeholder ? nil : shownBefore.entry
+                // The entry shown until now stays until the new timeline's first entry is due.
+                switch currentSource(at: now) {
+                case (.timeline, let index?): previousEntry = timeline!.entries[index]
+                case (.previousTimeline, _): break
+                default: previousEntry = nil
+                }
                 timeline = AcceptedTimeline(
                     entries: entries, policy: payload.policy, receivedAt: now, reloadStartedAt: running.startedAt)
                 backoff.recordSuccess()
@@ -290,11 +326,31 @@ extension WidgetRecord {
 
     /// Records the entry shown at `now` if it is not the one last announced; nil when nothing changed.
     fileprivate mutating func showCurrentEntry(at now: Date) -> (current: CurrentEntry, entryChanged: Bool)? {
+        // Compared where the entries lie: building the `CurrentEntry` first would copy the entry
+        // (and its view) on every call, and on most calls nothing changed. Same rule as
+        // `CurrentEntryRule.entry`.
+        let (source, index) = currentSource(at: now)
+        let entryChanged: Bool =
+            switch source {
+            case .timeline: shown?.entry.map { timeline!.entries[index!] != $0 } ?? true
+            case .previousTimeline: shown?.entry.map { previousEntry! != $0 } ?? true
+            case .placeholder: shown?.entry.map { placeholder! != $0 } ?? true
+            case .none: shown?.entry != nil
+            }
+        guard entryChanged || source != shown?.source else { return nil }
         let current = currentEntry(at: now)
-        // The entry is compared once (its content and view can be large); the source is cheap.
-        let entryChanged = current.entry != shown?.entry
-        guard entryChanged || current.source != shown?.source else { return nil }
         shown = current
         return (current, entryChanged)
+    }
+
+    /// Where the entry shown at `now` comes from, and its index when from the timeline
+    /// (`CurrentEntryRule.entry` without copying the entry).
+    fileprivate func currentSource(at now: Date) -> (EntrySource, index: Int?) {
+        if let entries = timeline?.entries, let index = CurrentEntryRule.lastIndex(atOrBefore: now, in: entries) {
+            return (.timeline, index)
+        }
+        if previousEntry != nil { return (.previousTimeline, nil) }
+        if placeholder != nil { return (.placeholder, nil) }
+        return (EntrySource.none, nil)
     }
 }

@@ -8,6 +8,24 @@ public enum DeadlineOwner: Sendable, Hashable, Comparable {
     case `extension`(String)
     /// A Live Activity's next stale date, 8-hour end or dismissal.
     case activity(String)
+
+    /// Case order first (widgets, extensions, activities), then the payload — what the
+    /// synthesized comparison does, written out: deadlines often tie (widgets added together
+    /// fall due together), so the heap compares owners on nearly every step.
+    public static func < (lhs: DeadlineOwner, rhs: DeadlineOwner) -> Bool {
+        if case .widget(let l) = lhs, case .widget(let r) = rhs { return l < r }
+        if case .extension(let l) = lhs, case .extension(let r) = rhs { return l < r }
+        if case .activity(let l) = lhs, case .activity(let r) = rhs { return l < r }
+        return lhs.caseOrder < rhs.caseOrder
+    }
+
+    private var caseOrder: Int {
+        switch self {
+        case .widget: 0
+        case .extension: 1
+        case .activity: 2
+        }
+    }
 }
 
 /// One deadline per owner, earliest first. Rescheduling pushes a new heap item and leaves
@@ -17,7 +35,10 @@ struct DeadlineQueue: Sendable {
     private struct Item: Comparable {
         var at: Date
         var owner: DeadlineOwner
-        static func < (lhs: Item, rhs: Item) -> Bool { (lhs.at, lhs.owner) < (rhs.at, rhs.owner) }
+        static func < (lhs: Item, rhs: Item) -> Bool {
+            if lhs.at != rhs.at { return lhs.at < rhs.at }
+            return lhs.owner < rhs.owner
+        }
     }
 
     private var heap = Heap<Item>()
@@ -29,13 +50,18 @@ struct DeadlineQueue: Sendable {
     func deadline(of owner: DeadlineOwner) -> Date? { scheduled[owner] }
 
     mutating func schedule(_ owner: DeadlineOwner, at date: Date?) {
-        guard scheduled[owner] != date else { return }
-        scheduled[owner] = date
-        // The top is never stale between calls; only this owner's old item can have become
-        // stale, so the top needs checking only when it is that item (a lookup per call saved).
-        let topWasOwner = heap.min?.owner == owner
-        if let date { heap.insert(Item(at: date, owner: owner)) }
-        if topWasOwner { dropStaleTop() }
+        // One lookup: the owner's previous deadline comes back from the write.
+        let previous = if let date { scheduled.updateValue(date, forKey: owner) } else { scheduled.removeValue(forKey: owner) }
+        guard previous != date else { return }
+        // The top is never stale between calls; only this owner's old item has become stale,
+        // so the top needs dropping only when it is that item.
+        if let previous, let top = heap.min, top.owner == owner, top.at == previous {
+            heap.removeMin()
+            if let date { heap.insert(Item(at: date, owner: owner)) }
+            dropStaleTop()
+        } else if let date {
+            heap.insert(Item(at: date, owner: owner))
+        }
         // Keep the heap from filling with stale items when owners reschedule often.
         if heap.count > 2 * scheduled.count + 64 {
             heap = Heap(scheduled.map { Item(at: $0.value, owner: $0.key) })
@@ -47,8 +73,8 @@ struct DeadlineQueue: Sendable {
         var due: [DeadlineOwner] = []
         while let top = heap.min, top.at <= now {
             heap.removeMin()
-            if scheduled[top.owner] == top.at {
-                scheduled[top.owner] = nil
+            if let slot = scheduled.index(forKey: top.owner), scheduled.values[slot] == top.at {
+                scheduled.remove(at: slot)
                 due.append(top.owner)
             }
         }

@@ -53,7 +53,8 @@ struct CatalogLoader {
                     loaded.append(entry)
                     descriptors.append(
                         bundle.descriptor(
-                            widgets: answer.widgets, controls: answer.controls ?? [], activities: answer.activities ?? []))
+                            widgets: answer.widgets, controls: answer.controls ?? [], activities: answer.activities ?? [],
+                            pipelining: answer.pipelining ?? false))
                 case .failure(let failure):
                     skipped.append(
                         SkippedBundle(

@@ -25,6 +25,11 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
 
     private(set) var launches: [String: ExtensionLaunch] = [:]
     private var processes: [String: ProcessPipes] = [:]
+    /// Processes written to since the last `flush()`.
+    private var unflushed: [ProcessPipes] = []
+    /// Writes of requests to extension processes so far, one per process per `flush()`
+    /// (tests: reloads due at one instant go out in one).
+    private(set) var flushedWrites = 0
 
     init(eventLoop: any EventLoop, limits: ExtensionLimits, logger: Logger) {
         self.eventLoop = eventLoop
@@ -62,7 +67,15 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
                 return
             }
         }
-        process.send(request.id, request.call)
+        process.send(request.id, request.call, flush: false)
+        if !unflushed.contains(where: { $0 === process }) { unflushed.append(process) }
+    }
+
+    /// The requests of one step go out to each process in one write.
+    func flush() {
+        eventLoop.preconditionInEventLoop()
+        for process in unflushed where process.flush() { flushedWrites += 1 }
+        unflushed.removeAll()
     }
 
     func kill(_ ext: String) {

@@ -25,11 +25,17 @@ final class ProcessPipes: @unchecked Sendable {
     private let footprints = FootprintReader()
     private var stdin: (any Channel)?
     private var queuedWrites: [[UInt8]] = []
+    /// Written to `stdin` and not flushed yet (`send(_:_:flush: false)`).
+    private var unflushed = false
     private var stdinFailed = false
     private(set) var exitStatus: ExitStatus?
     private var exitReported = false
     private var stdoutClosed = false
-    private var sampler: RepeatedTask?
+    /// Footprint sampling while a request runs: a timer that is really disarmed between
+    /// rounds (`LoopTimer`), or NIO's repeated task if no timerfd could be had.
+    private var sampler: LoopTimer?
+    private var sampling = false
+    private var fallbackSampler: RepeatedTask?
     private var reapTask: RepeatedTask?
     private var killTask: Scheduled<Void>?
     private var exitFallback: Scheduled<Void>?
@@ -112,14 +118,21 @@ final class ProcessPipes: @unchecked Sendable {
     var hasExited: Bool { exitStatus != nil }
     var runningRequest: RequestID? { session.runningRequest }
 
-    /// Sends one request and samples the footprint until it is answered.
-    func send(_ id: RequestID, _ call: ExtensionRequest.Call) {
+    /// Sends one request and samples the footprint until it is answered. `flush: false`
+    /// leaves the line in the channel until `flush()`, so that several go out in one write.
+    func send(_ id: RequestID, _ call: ExtensionRequest.Call, flush: Bool = true) {
         eventLoop.preconditionInEventLoop()
-        perform(session.send(id, call))
-        guard let interval = sampleInterval, sampler == nil else { return }
-        sampler = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
-            self?.sample()
-        }
+        perform(session.send(id, call), flush: flush)
+        startSampling()
+    }
+
+    /// Writes out what `send(_:_:flush: false)` left in the channel; false if there was nothing.
+    @discardableResult
+    func flush() -> Bool {
+        guard unflushed, let stdin else { return false }
+        unflushed = false
+        stdin.flush()
+        return true
     }
 
     /// The host gave up on what runs; nothing the process says any more is charged to it.
@@ -149,10 +162,10 @@ final class ProcessPipes: @unchecked Sendable {
 
     // MARK: - I/O
 
-    private func perform(_ actions: [ExtensionSession.Action]) {
+    private func perform(_ actions: [ExtensionSession.Action], flush: Bool = true) {
         for action in actions {
             switch action {
-            case .write(let bytes): write(bytes)
+            case .write(let bytes): write(bytes, flush: flush)
             case .initialized(let result): onEvent(.initialized(result))
             case .replied(let id, let reply):
                 // Checked once more when the reply arrives.
@@ -169,13 +182,19 @@ final class ProcessPipes: @unchecked Sendable {
         if session.runningRequest == nil { stopSampling() }
     }
 
-    private func write(_ bytes: [UInt8]) {
+    private func write(_ bytes: [UInt8], flush: Bool) {
         guard let stdin else {
             // The pipe channel is still registering; the line waits for it.
             if !stdinFailed { queuedWrites.append(bytes) }
             return
         }
-        stdin.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+        if flush {
+            unflushed = false
+            stdin.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+        } else {
+            unflushed = true
+            stdin.write(ByteBuffer(bytes: bytes), promise: nil)
+        }
     }
 
     private func stdinReady(_ channel: any Channel) {
@@ -213,9 +232,30 @@ final class ProcessPipes: @unchecked Sendable {
         onEvent(.sampled(bytes: bytes))
     }
 
+    private func startSampling() {
+        guard let interval = sampleInterval, !sampling, exitStatus == nil else { return }
+        sampling = true
+        if sampler == nil, fallbackSampler == nil {
+            if let timer = try? LoopTimer(on: eventLoop) {
+                timer.fired = { [weak self] in self?.sample() }
+                sampler = timer
+            }
+        }
+        if let sampler {
+            sampler.arm(every: Double(interval.nanoseconds) / 1e9)
+        } else {
+            fallbackSampler = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
+                self?.sample()
+            }
+        }
+    }
+
     private func stopSampling() {
-        sampler?.cancel()
-        sampler = nil
+        guard sampling else { return }
+        sampling = false
+        sampler?.disarm()
+        fallbackSampler?.cancel()
+        fallbackSampler = nil
     }
 
     // MARK: - Exit
@@ -258,6 +298,8 @@ final class ProcessPipes: @unchecked Sendable {
         reapTask?.cancel()
         killTask?.cancel()
         stopSampling()
+        sampler?.close()
+        sampler = nil
         // Whatever the process left behind in its group goes with it — including a child
         // holding stdout open, so that what the process wrote before exiting arrives first.
         Glibc.kill(-pid, SIGKILL)

@@ -7,8 +7,9 @@ import WidgetHostProtocol
 
 /// The one owner of the core in the daemon: the driver (`HostDriver`) with the daemon's
 /// parts plugged in — the clock, the extension supervisor on the event loop, the state
-/// store, this as the notice sink — and one timer at the core's next deadline, so no
-/// periodic wake-ups. Everything runs on one event loop (the control socket and the
+/// store, this as the notice sink — and one timer at the core's next deadline, re-armed after
+/// each step and disarmed when nothing is due (`LoopTimer`), so no periodic wake-ups and no
+/// wake-up for a deadline that went away. Everything runs on one event loop (the control socket and the
 /// extension pipes share it), so the core sees events in a single order without locks; the
 /// `@unchecked Sendable` is that confinement, checked by `preconditionInEventLoop`.
 public final class HostRuntime: @unchecked Sendable, NoticeSink {
@@ -17,8 +18,14 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     let logger: Logger
     let supervisor: ExtensionSupervisor
     private(set) var driver: HostDriver!
-    private var timer: Scheduled<Void>?
+    /// The timer at the core's next deadline (created on the loop at the first arming).
+    private var timer: LoopTimer?
+    /// NIO's task instead, if no timerfd could be had.
+    private var fallbackTimer: Scheduled<Void>?
     private var timerDeadline: Date?
+    private var stopped = false
+    /// How many times the deadline timer fired (tests: reloads due at one instant take one).
+    var timerFirings: Int { timer?.firings ?? 0 }
     private var subscribers: [Int: (HostNotice) -> Void] = [:]
     private var nextSubscriberID = 1
     /// `status`'s encoded result between steps (`StatusReplyCache`).
@@ -84,26 +91,40 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
 
     /// After the virtual clock jumped, the timer's real delay is wrong: set it again.
     func rearmTimer() {
-        timer?.cancel()
-        timer = nil
         timerDeadline = nil
         armTimer()
     }
 
-    /// One timer, at the core's next deadline; none while nothing is scheduled.
+    /// One timer, at the core's next deadline; disarmed while nothing is scheduled. Armed
+    /// once per step at most (after the step and everything it caused), whatever the step did.
     private func armTimer() {
+        guard !stopped else { return }
         let deadline = host.nextDeadline
         guard deadline != timerDeadline else { return }
-        timer?.cancel()
-        timer = nil
         timerDeadline = deadline
-        guard let deadline else { return }
-        let delay = max(0, deadline.timeIntervalSince(clock.now))
-        timer = eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000_000))) { [weak self] in
-            guard let self else { return }
-            self.timerDeadline = nil
-            self.apply(.deadlineReached)
+        fallbackTimer?.cancel()
+        fallbackTimer = nil
+        guard let deadline else {
+            timer?.disarm()
+            return
         }
+        let delay = max(0, deadline.timeIntervalSince(clock.now))
+        if timer == nil, let made = try? LoopTimer(on: eventLoop) {
+            made.fired = { [unowned self] in deadlineReached() }
+            timer = made
+        }
+        if let timer {
+            timer.arm(in: delay)
+        } else {
+            fallbackTimer = eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000_000))) { [weak self] in
+                self?.deadlineReached()
+            }
+        }
+    }
+
+    private func deadlineReached() {
+        timerDeadline = nil
+        apply(.deadlineReached)
     }
 
     // MARK: - Notices
@@ -176,8 +197,11 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
 
     /// Stops the timer and every extension; succeeds once all are reaped.
     func shutdown() -> EventLoopFuture<Void> {
-        timer?.cancel()
+        stopped = true
+        timer?.close()
         timer = nil
+        fallbackTimer?.cancel()
+        fallbackTimer = nil
         for id in waitingAnswers.keys.sorted() {
             waitingAnswers.removeValue(forKey: id)?.fail(
                 JSONRPCError(code: JSONRPCError.internalErrorCode, message: "the daemon is stopping"))

@@ -29,12 +29,12 @@ extension SimulationResult {
                 + "\(widgets.count) widget\(widgets.count == 1 ? "" : "s"), seed \(scenario.seed)",
             "",
         ]
-        for row in rows {
+        for (index, row) in rows.enumerated() {
             let cells = row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return numeric.contains(column) && row != header ? pad + cell : cell + pad
+                return numeric.contains(column) && index != 0 ? pad + cell : cell + pad
             }
-            lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            lines.append(cells.joined(separator: "  ").trimmingWhitespace())
         }
         lines += activityLines(clock: clock)
         let exhausted = widgets.filter { $0.exhaustedAt != nil }.count
@@ -72,7 +72,7 @@ extension SimulationResult {
         var lines = [""]
         for row in rows {
             let cells = row.enumerated().map { column, cell in cell + String(repeating: " ", count: widths[column] - cell.count) }
-            lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            lines.append(cells.joined(separator: "  ").trimmingWhitespace())
         }
         let exhausted = activities.filter { $0.exhaustedAt != nil }.count
         lines.append("")
@@ -88,13 +88,22 @@ struct ReportClock {
     let start: Date
     let end: Date
     let timeZone: TimeZone
+    /// Made once: a report formats a time for every widget.
+    private let calendar: Calendar
 
-    func format(_ date: Date) -> String {
+    init(start: Date, end: Date, timeZone: TimeZone) {
+        self.start = start
+        self.end = end
+        self.timeZone = timeZone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    func format(_ date: Date) -> String {
         let parts = calendar.dateComponents([.month, .day, .hour, .minute, .second], from: date)
-        var text = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        if let second = parts.second, second != 0 { text += String(format: ":%02d", second) }
+        var text = "\(Self.twoDigits(parts.hour ?? 0)):\(Self.twoDigits(parts.minute ?? 0))"
+        if let second = parts.second, second != 0 { text += ":\(Self.twoDigits(second))" }
         let sameDay = calendar.isDate(date, inSameDayAs: start) && end.timeIntervalSince(start) <= 86_400
         guard !sameDay else { return text }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -107,7 +116,26 @@ struct ReportClock {
         if total == 0 { return "0" }
         if total < 60 { return "\(total)s" }
         if total < 3600 { return "\(total / 60)m" }
-        if total < 86_400 { return String(format: "%dh%02dm", total / 3600, total / 60 % 60) }
-        return String(format: "%dd%02dh", total / 86_400, total / 3600 % 24)
+        if total < 86_400 { return "\(total / 3600)h\(twoDigits(total / 60 % 60))m" }
+        return "\(total / 86_400)d\(twoDigits(total / 3600 % 24))h"
+    }
+
+    /// `String(format: "%02d", n)` without Foundation's formatter (a report calls it thousands of times).
+    static func twoDigits(_ number: Int) -> String {
+        (0..<10).contains(number) ? "0\(number)" : "\(number)"
+    }
+}
+
+extension String {
+    /// `trimmingCharacters(in: .whitespaces)`, looking at the ends only (Foundation's copies the
+    /// whole line; the table trims one per widget).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        let whitespace = CharacterSet.whitespaces
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, whitespace.contains(scalars[start]) { start = scalars.index(after: start) }
+        while end > start, whitespace.contains(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return String(scalars[start..<end])
     }
 }

@@ -70,8 +70,9 @@ struct SimulationRecorder {
     /// Changes a report in place: a copy would copy its reloads and deferrals, which grow
     /// with the simulated period (quadratic over 40 days).
     private mutating func update(_ id: String, _ change: (inout WidgetReport) -> Void) {
-        guard reports[id] != nil else { return }
-        change(&reports[id]!)
+        // One lookup, no copy (`reports[id] != nil` copies the report to test it).
+        guard let index = reports.index(forKey: id) else { return }
+        change(&reports.values[index])
     }
 
     mutating func requested(at time: Date, app: String, kind: String?, foreground: Bool, reply: HostReply?) {

@@ -84,7 +84,10 @@ public struct Simulation {
         let end = scenario.end
         while true {
             let input = next < inputs.count ? inputs[next].at : nil
-            let due = [runner.nextReplyAt, driver.nextDeadline, input].compactMap { $0 }.min()
+            // The earliest of the three (no array per turn: this runs once per event).
+            var due = runner.nextReplyAt
+            if let deadline = driver.nextDeadline { due = due.map { min($0, deadline) } ?? deadline }
+            if let input { due = due.map { min($0, input) } ?? input }
             if runner.isRunningRealProcess {
                 // Simulated time runs at the real rate until the next thing due.
                 if runner.waitForRealProcesses(until: min(due ?? end, end)) { continue }

@@ -33,9 +33,19 @@ final class SimulationRunner: ExtensionRunner {
 
     // MARK: - ExtensionRunner
 
+    /// The last source looked up: a run sends mostly to one extension and kind.
+    private var lastSource: (extension: String, kind: String, source: SimulationSetup.Source?)?
+
+    private func source(of ext: String, kind: String) -> SimulationSetup.Source? {
+        if let lastSource, lastSource.extension == ext, lastSource.kind == kind { return lastSource.source }
+        let source = setup.source(of: ext, kind: kind)
+        lastSource = (ext, kind, source)
+        return source
+    }
+
     func send(_ request: ExtensionRequest) {
         let now = clock.now
-        switch setup.source(of: request.extension, kind: request.call.kind) {
+        switch source(of: request.extension, kind: request.call.kind) {
         case .provider(let provider):
             let reply = provider.answer(request.call, at: now)
             let footprint: Int? = if case .timeline = request.call { provider.footprint } else { nil }

@@ -3,7 +3,9 @@ import Foundation
 /// Something that happened in the host, as the core says it: each case carries exactly what
 /// that kind of notice has. `subscribe` and the harness's event log send it flattened
 /// (`HostNotice+Wire.swift`), so that `jq 'select(.type=="reloadDeferred")'` just works.
-public enum HostNotice: Sendable, Hashable {
+/// Indirect: a notice is copied from the core's effects to every sink, and a boxed payload
+/// copies as one reference instead of three names, dates and an entry.
+public indirect enum HostNotice: Sendable, Hashable {
     case widgetAdded(NoticeWidget, at: Date)
     case widgetRemoved(NoticeWidget, at: Date)
     /// `requestedAt`: when the reload was first requested or fell due (for staleness).

@@ -57,10 +57,18 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     /// (protocol version 3): the host asks it for those Live Activities' views
     /// (`activity/render`). Absent: none.
     public var activities: [String]?
-    public init(widgets: [WidgetDescriptor], controls: [ControlDescriptor]? = nil, activities: [String]? = nil) {
+    /// True: the extension reads its requests while it answers, one after the other and in
+    /// order, so the host may write `timeline/get` requests ahead of the answer to the one
+    /// before (protocol version 3). Absent or false: one request at a time.
+    public var pipelining: Bool?
+    public init(
+        widgets: [WidgetDescriptor], controls: [ControlDescriptor]? = nil, activities: [String]? = nil,
+        pipelining: Bool? = nil
+    ) {
         self.widgets = widgets
         self.controls = controls
         self.activities = activities
+        self.pipelining = pipelining
     }
 }
 

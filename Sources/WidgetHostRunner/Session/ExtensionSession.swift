@@ -4,10 +4,12 @@ import WidgetHostProtocol
 
 /// One extension process's side of the extension channel, without I/O: it is fed what the
 /// process wrote and how it ended, and answers with what to write and what happened — the
-/// sans-I/O shape of the core, for one process. `initialize` goes first, then one request at
-/// a time; a reply is matched to its request by id and decoded into the core's
-/// `ExtensionReply`. Both faces of the runner drive one session per process: the event-loop
-/// face in the daemon, `ExtensionProcess` for the harness and the doctor.
+/// sans-I/O shape of the core, for one process. `initialize` goes first, then the requests, in
+/// order; the first one not yet answered is the one running (the core writes more than one
+/// only to an extension that declared `pipelining`, which answers in order). A reply is
+/// matched to the running request by id and decoded into the core's `ExtensionReply`. Both
+/// faces of the runner drive one session per process: the event-loop face in the daemon,
+/// `ExtensionProcess` for the harness and the doctor.
 ///
 /// It never judges time or memory: deadlines and footprints are the core's rules
 /// (`ExtensionLimits.verdict`). It reports what the process did, in the words the core uses.
@@ -45,7 +47,10 @@ public struct ExtensionSession: Sendable {
     private var stdout: LineFramer
     private var stderr = LineFramer(maxLineBytes: 64 * 1024)
     private var initialize = InitializeState.notSent
-    private var running: Running?
+    /// Written and not yet answered, in order; the first is the one running (a few at most:
+    /// `ExtensionQueue.aheadLimit` behind it).
+    private var written: [Running] = []
+    private var running: Running? { written.first }
     private var reportedOversize = false
     /// After a protocol error the process is condemned: nothing it says counts any more.
     private var condemned = false
@@ -76,9 +81,8 @@ public struct ExtensionSession: Sendable {
             params: try? JSONValue(encoding: InitializeParams())))]
     }
 
-    /// One request; the host sends the next only after this one is answered or given up.
+    /// One request; it runs once those written before it are answered.
     public mutating func send(_ id: RequestID, _ call: ExtensionRequest.Call) -> [Action] {
-        precondition(running == nil, "one request at a time: \(running!.id) is still running")
         let params: JSONValue?
         switch call {
         case .placeholder(let value): params = try? JSONValue(encoding: value)
@@ -89,14 +93,14 @@ public struct ExtensionSession: Sendable {
         case .controlValue(let value): params = try? JSONValue(encoding: value)
         case .activityRender(let value): params = try? JSONValue(encoding: value)
         }
-        running = Running(id: id, method: call.method)
+        written.append(Running(id: id, method: call.method))
         return [write(.request(id: .number(id.value), method: call.method.rawValue, params: params))]
     }
 
     /// The host gave up on whatever runs (it is killing the process): nothing the process
     /// says from now on is charged to anything.
     public mutating func abandon() {
-        running = nil
+        written.removeAll()
         if initialize == .awaited { initialize = .answered }
         condemned = true
     }
@@ -186,7 +190,7 @@ public struct ExtensionSession: Sendable {
             // Rare next to timelines: the long way is fine.
             return nil
         }
-        running = nil
+        written.removeFirst()
         return .replied(request.id, reply)
     }
 
@@ -200,7 +204,7 @@ public struct ExtensionSession: Sendable {
                 return [.initialized(outcome)] + failAwaited { _ in failure }
             }
             if let request = running, id == .number(request.id.value) {
-                running = nil
+                written.removeFirst()
                 switch ReplyDecoding.reply(to: request.method, result: result, byteCount: byteCount) {
                 case .success(let reply): return [.replied(request.id, reply)]
                 case .failure(let failure):
@@ -255,9 +259,10 @@ public struct ExtensionSession: Sendable {
             actions.append(.initialized(.failure(failure(.initialize))))
         }
         if let request = running {
-            running = nil
             actions.append(.failed(request.id, failure(request.method)))
         }
+        // Those written behind it are the core's to send again, to a fresh process.
+        written.removeAll()
         condemned = true
         return actions
     }

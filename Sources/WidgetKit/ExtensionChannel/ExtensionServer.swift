@@ -67,7 +67,9 @@ public struct ExtensionServer: Sendable {
     public var initializeResult: InitializeResult {
         InitializeResult(
             widgets: widgets.map(\.descriptor), controls: controls.isEmpty ? nil : controls.map(\.descriptor),
-            activities: activities.isEmpty ? nil : activities.map(\.attributesType))
+            activities: activities.isEmpty ? nil : activities.map(\.attributesType),
+            // `ExtensionMain` reads a line, answers it and reads the next: in order, one at a time.
+            pipelining: true)
     }
 
     // MARK: Lines and frames

@@ -77,12 +77,19 @@ struct ReloadCommand: ParsableCommand {
         try Self.perform(kind: kind, app: resolvedApp, foreground: foreground, connection: connection.settings)
     }
 
-    /// The request and its lines: this command's `run`, and `ReloadFastPath`'s.
-    static func perform(kind: String?, app resolvedApp: String?, foreground: Bool, connection: ConnectionSettings) throws {
+    /// The request and its lines: this command's `run`, and `ReloadFastPath`'s. `resumed`: the
+    /// `widgethost` front sent the request (id 1) already; only its reply is read here.
+    static func perform(
+        kind: String?, app resolvedApp: String?, foreground: Bool, connection: ConnectionSettings,
+        resumed: ResumedRequest? = nil
+    ) throws {
         let foreground: Bool? = foreground ? true : nil
-        try connection.withClient { client in
+        try connection.withClient(resumed: resumed) { client in
             let result: ReloadResult
-            if let kind {
+            if let resumed {
+                result = try client.reply(
+                    to: 1, of: kind == nil ? .reloadAllTimelines : .reloadTimelines, within: resumed.timeLeft)
+            } else if let kind {
                 result = try client.call(
                     .reloadTimelines, params: ReloadTimelinesParams(kind: kind, app: resolvedApp, foreground: foreground))
             } else {

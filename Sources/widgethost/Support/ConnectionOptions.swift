@@ -49,10 +49,15 @@ struct ConnectionSettings: Equatable {
         ControlSocketPath.resolve(explicit: socket, environment: environment ?? ProcessInfo.processInfo.environment)
     }
 
-    /// Connects, runs `body`, and turns a client error into one stderr line and an exit code.
-    func withClient<T>(_ body: (ControlClient) throws -> T) throws -> T {
+    /// Connects (or takes over the front's connection, `resumed`), runs `body`, and turns a
+    /// client error into one stderr line and an exit code.
+    func withClient<T>(resumed: ResumedRequest? = nil, _ body: (ControlClient) throws -> T) throws -> T {
         do {
-            let client = try ControlClient(socketPath: socketPath, timeout: .milliseconds(Int64(timeout * 1000)))
+            let timeout: Duration = .milliseconds(Int64(timeout * 1000))
+            let client =
+                try resumed.map {
+                    ControlClient(adopting: $0.descriptor, socketPath: socketPath, timeout: timeout, requestsSent: 1)
+                } ?? ControlClient(socketPath: socketPath, timeout: timeout)
             defer { client.close() }
             return try body(client)
         } catch let error as ControlClientError {

@@ -80,12 +80,13 @@ enum ReloadFastPath {
     }
 
     /// Runs a recognised reload and returns its exit status; nil when `arguments` are not one.
-    static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
+    /// `resumed`: the front sent it already (`ResumedRequest`).
+    static func run(_ arguments: [String], environment: [String: String], resumed: ResumedRequest? = nil) -> Int32? {
         guard let request = parse(arguments, environment: environment) else { return nil }
         do {
             try ReloadCommand.perform(
                 kind: request.kind, app: ReloadCommand.resolvedApp(request.app, all: request.all, environment: environment),
-                foreground: request.foreground, connection: request.connection)
+                foreground: request.foreground, connection: request.connection, resumed: resumed)
             return 0
         } catch let code as ExitCode {
             return code.rawValue

@@ -23,7 +23,11 @@ The behaviour comes from the bundle's directory name (`NAME.appex`) or WIDGETHOS
                    "control SOCKET REQUEST-JSON"), writes {attempt: "ok" | "refused ERRNO" |
                    "count N" | "error CODE"} to results.json in its first app group, then answers
 Each timeline has one entry at `now` whose content names the fixture, and policy `.never`
-unless WIDGETHOST_FIXTURE_POLICY_MINUTES is set (then `.after(now + N min)`).
+unless WIDGETHOST_FIXTURE_POLICY_MINUTES is set (then `.after(now + N min)`), or
+WIDGETHOST_FIXTURE_POLICY_MARK_SECONDS (then `.after` the next multiple of N seconds since
+the epoch, so that every widget falls due at the same instant).
+With WIDGETHOST_FIXTURE_PIPELINING=1 `initialize` declares `pipelining` (the loop below reads
+a request, answers it and reads the next, so requests written ahead are answered in order).
 With WIDGETHOST_FIXTURE_GOOD_FIRST=1 the first timeline/get of each process is answered
 properly, so that a widget has a timeline before the misbehaviour starts.
 """
@@ -73,7 +77,14 @@ def entry(date, text):
 def timeline(params):
     now = params["now"]
     minutes = os.environ.get("WIDGETHOST_FIXTURE_POLICY_MINUTES")
+    mark = os.environ.get("WIDGETHOST_FIXTURE_POLICY_MARK_SECONDS")
     policy = {"type": "never"}
+    if mark:
+        import math
+        from datetime import datetime, timezone
+        seconds = datetime.fromisoformat(now.replace("Z", "+00:00")).timestamp()
+        due = (math.floor(seconds / float(mark)) + 1) * float(mark)
+        policy = {"type": "after", "date": datetime.fromtimestamp(due, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
     if minutes:
         from datetime import datetime, timedelta
         due = datetime.fromisoformat(now.replace("Z", "+00:00")) + timedelta(minutes=float(minutes))
@@ -152,8 +163,11 @@ for line in sys.stdin:
             log.write(method + "\n")
     params = request.get("params") or {}
     if method == "initialize":
-        reply(request_id, {"widgets": [{"kind": kind, "displayName": name, "description": "fixture " + mode,
-                                        "supportedFamilies": ["systemSmall", "systemMedium"]}]})
+        answer = {"widgets": [{"kind": kind, "displayName": name, "description": "fixture " + mode,
+                               "supportedFamilies": ["systemSmall", "systemMedium"]}]}
+        if os.environ.get("WIDGETHOST_FIXTURE_PIPELINING") == "1":
+            answer["pipelining"] = True
+        reply(request_id, answer)
         continue
     if method in ("placeholder/get", "snapshot/get"):
         reply(request_id, entry("2026-01-01T00:00:00Z", "placeholder"))
