@@ -136,6 +136,46 @@ struct RFC3339Tests {
         }
     }
 
+    @Test("Formatting into bytes gives the text the calendar gives, across years, rounding and carries")
+    func formatMatchesCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        func reference(_ date: Date) -> String {
+            let interval = date.timeIntervalSince1970
+            var whole = interval.rounded(.down)
+            var micros = Int(((interval - whole) * 1_000_000).rounded())
+            if micros == 1_000_000 {
+                whole += 1
+                micros = 0
+            }
+            let parts = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: whole))
+            var text = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!,
+                parts.minute!, parts.second!)
+            if micros != 0 {
+                var fraction = String(format: "%06d", micros)
+                while fraction.hasSuffix("0") { fraction.removeLast() }
+                text += "." + fraction
+            }
+            return text + "Z"
+        }
+        var generator = SplitMix(seed: 16)
+        var dates = [
+            Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 0.9999996),
+            Date(timeIntervalSince1970: 1_771_142_399.9999999), Date(timeIntervalSince1970: 951_782_400.5),
+            Date(timeIntervalSince1970: 253_402_300_799.25),  // 9999-12-31T23:59:59.25Z
+        ]
+        for _ in 0..<5_000 {
+            let seconds = Double(generator.next() % 8_000_000_000) - 1_000_000_000
+            let fraction = Double(generator.next() % 1_000_000_000) / 1_000_000_000
+            dates.append(Date(timeIntervalSince1970: seconds + (generator.next() % 3 == 0 ? 0 : fraction)))
+        }
+        for date in dates { #expect(RFC3339.format(date) == reference(date), "\(date.timeIntervalSince1970)") }
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 0.0000004)) == "1970-01-01T00:00:00Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
+    }
+
     @Test("The wire coders use RFC 3339 for every Date")
     func wireCoding() throws {
         struct Stamp: Codable, Equatable { let at: Date }
@@ -143,5 +183,18 @@ struct RFC3339Tests {
         #expect(String(decoding: data, as: UTF8.self) == #"{"at":"2026-02-15T08:00:00Z"}"#)
         #expect(try WireCoding.decode(Stamp.self, from: Data(#"{"at":"2026-02-15T10:00:00+02:00"}"#.utf8)) == Stamp(at: eight))
         #expect(throws: DecodingError.self) { try WireCoding.decode(Stamp.self, from: Data(#"{"at":"15/02/2026"}"#.utf8)) }
+    }
+}
+
+/// A small seeded generator, so that the sample of dates is the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -51,6 +51,9 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// Written into a fixed buffer of bytes, not by joining small strings: a record holds
+    /// several dates and every persisted step formats them all (callgrind: 6,300
+    /// instructions a date before, issue 16).
     public static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         var whole = Int(interval.rounded(.down))
@@ -62,6 +65,42 @@ public enum RFC3339 {
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
+        // "YYYY-MM-DDTHH:MM:SS.ffffffZ" is 27 bytes; a year outside 0...9999 takes the slow path.
+        guard (0...9999).contains(year) else {
+            return slowFormat(year: year, month: month, day: day, secondOfDay: secondOfDay, micros: micros)
+        }
+        return String(unsafeUninitializedCapacity: 27) { buffer in
+            func put(_ value: Int, width: Int, at offset: Int) {
+                var value = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(truncatingIfNeeded: 48 + value % 10)
+                    value /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, width: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, width: 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, width: 2, at: 17)
+            var end = 19
+            if micros != 0 {
+                buffer[19] = UInt8(ascii: ".")
+                put(micros, width: 6, at: 20)
+                end = 26
+                while buffer[end - 1] == UInt8(ascii: "0") { end -= 1 }
+            }
+            buffer[end] = UInt8(ascii: "Z")
+            return end + 1
+        }
+    }
+
+    private static func slowFormat(year: Int, month: Int, day: Int, secondOfDay: Int, micros: Int) -> String {
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micros != 0 {
