@@ -5,8 +5,8 @@ import WidgetHostProtocol
 /// `WireCoding.encode` writes with its own encoder (issue 16); the bytes must be exactly what
 /// Foundation's `JSONEncoder` configured as `WireCoding.encoder` writes: records stored
 /// before it, the harness's byte-identical reports and every golden line depend on it.
-@Suite("The wire encoder writes Foundation's bytes")
-struct WireJSONEncoderTests {
+@Suite("WireCoding.encode writes Foundation's bytes for every documented example")
+struct WireEncoderExampleTests {
     static let t0 = Date(timeIntervalSince1970: 1_771_142_400.25)
 
     private func expectSameBytes<T: Encodable>(
@@ -46,8 +46,8 @@ struct WireJSONEncoderTests {
     private struct Optionals: Encodable {
         var present: String? = "x"
         var absent: String? = nil
-        var date: Date? = WireJSONEncoderTests.t0
-        var dates: [Date?] = [nil, WireJSONEncoderTests.t0]
+        var date: Date? = WireEncoderExampleTests.t0
+        var dates: [Date?] = [nil, WireEncoderExampleTests.t0]
         var nested: [String: [Int]] = ["b": [1, 2], "a": [], "B": [3], "é": [4], "aa": [5]]
         var byInt: [Int: String] = [10: "ten", 2: "two"]
         var empty: [String] = []
@@ -70,7 +70,7 @@ struct WireJSONEncoderTests {
             try nested.encodeNil(forKey: .c)
             var list = container.nestedUnkeyedContainer(forKey: .b)
             try list.encode("x")
-            try list.encode(WireJSONEncoderTests.t0)
+            try list.encode(WireEncoderExampleTests.t0)
             try list.encodeNil()
             var inner = list.nestedUnkeyedContainer()
             try inner.encode(2.0)
