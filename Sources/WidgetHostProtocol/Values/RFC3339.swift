@@ -62,6 +62,9 @@ public enum RFC3339 {
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
+        if (0...9999).contains(year) {
+            return formatted(year: year, month: month, day: day, secondOfDay: secondOfDay, micros: micros)
+        }
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micros != 0 {
@@ -70,6 +73,44 @@ public enum RFC3339 {
             text += "." + fraction
         }
         return text + "Z"
+    }
+
+    /// The same text, written as bytes: building it from padded strings cost about 7,900
+    /// instructions a date, a fifth of a `status` request's (callgrind).
+    private static func formatted(year: Int, month: Int, day: Int, secondOfDay: Int, micros: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { buffer in
+            var count = 0
+            func put(_ value: Int, digits: Int) {
+                var value = value
+                for position in stride(from: count + digits - 1, through: count, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                count += digits
+            }
+            func put(_ byte: Unicode.Scalar) {
+                buffer[count] = UInt8(ascii: byte)
+                count += 1
+            }
+            put(year, digits: 4)
+            put("-")
+            put(month, digits: 2)
+            put("-")
+            put(day, digits: 2)
+            put("T")
+            put(secondOfDay / 3600, digits: 2)
+            put(":")
+            put(secondOfDay / 60 % 60, digits: 2)
+            put(":")
+            put(secondOfDay % 60, digits: 2)
+            if micros != 0 {
+                put(".")
+                put(micros, digits: 6)
+                while buffer[count - 1] == UInt8(ascii: "0") { count -= 1 }
+            }
+            put("Z")
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
