@@ -51,6 +51,9 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// Into 27 bytes on the stack, without a `String` per field: every date in every record,
+    /// notice and reply comes through here (building it from padded `String`s cost ~8,000
+    /// instructions a date, 0.3 M per warm reload).
     public static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         var whole = Int(interval.rounded(.down))
@@ -62,10 +65,54 @@ public enum RFC3339 {
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        if (0...9999).contains(year) {
-            return formatted(year: year, month: month, day: day, secondOfDay: secondOfDay, micros: micros)
+        // A year past 9999 (or before 0) keeps its own digits, as `String(year)` wrote it.
+        guard (0...9999).contains(year) else { return formatWide(year: year, rest: formatTail(secondOfDay, micros, month, day)) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
+            var count = 0
+            func put(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var rest = value
+                while divisor > 0 {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(rest / divisor)
+                    rest %= divisor
+                    divisor /= 10
+                    count += 1
+                }
+            }
+            func put(_ byte: Unicode.Scalar) {
+                buffer[count] = UInt8(ascii: byte)
+                count += 1
+            }
+            put(year, 4)
+            put("-")
+            put(month, 2)
+            put("-")
+            put(day, 2)
+            put("T")
+            put(secondOfDay / 3600, 2)
+            put(":")
+            put(secondOfDay / 60 % 60, 2)
+            put(":")
+            put(secondOfDay % 60, 2)
+            if micros != 0 {
+                put(".")
+                var digits = 6
+                var fraction = micros
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    digits -= 1
+                }
+                put(fraction, digits)
+            }
+            put("Z")
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
         }
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+    }
+
+    /// What follows the year, the slow way (years outside 0...9999 only).
+    private static func formatTail(_ secondOfDay: Int, _ micros: Int, _ month: Int, _ day: Int) -> String {
+        var text = "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micros != 0 {
             var fraction = pad(micros, 6)
@@ -75,43 +122,7 @@ public enum RFC3339 {
         return text + "Z"
     }
 
-    /// The same text, written as bytes: building it from padded strings cost about 7,900
-    /// instructions a date, a fifth of a `status` request's (callgrind).
-    private static func formatted(year: Int, month: Int, day: Int, secondOfDay: Int, micros: Int) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 28) { buffer in
-            var count = 0
-            func put(_ value: Int, digits: Int) {
-                var value = value
-                for position in stride(from: count + digits - 1, through: count, by: -1) {
-                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-                count += digits
-            }
-            func put(_ byte: Unicode.Scalar) {
-                buffer[count] = UInt8(ascii: byte)
-                count += 1
-            }
-            put(year, digits: 4)
-            put("-")
-            put(month, digits: 2)
-            put("-")
-            put(day, digits: 2)
-            put("T")
-            put(secondOfDay / 3600, digits: 2)
-            put(":")
-            put(secondOfDay / 60 % 60, digits: 2)
-            put(":")
-            put(secondOfDay % 60, digits: 2)
-            if micros != 0 {
-                put(".")
-                put(micros, digits: 6)
-                while buffer[count - 1] == UInt8(ascii: "0") { count -= 1 }
-            }
-            put("Z")
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
-        }
-    }
+    private static func formatWide(year: Int, rest: String) -> String { pad(year, 4) + rest }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
