@@ -14,13 +14,6 @@ struct ControlWidgetEndToEndTests {
     static let built = RealDaemon.packageRoot.appendingPathComponent(".build/debug")
     static let example = RealDaemon.packageRoot.appendingPathComponent("Examples/W8Trackr.appex")
 
-    /// The W8Trackr extension answers on Swift concurrency's pool, whose libdispatch worker
-    /// monitor reads /proc/TID/stat of each worker thread; the sandbox's Landlock rules grant
-    /// only /proc/PID, so the extension dies with SIGILL ("killed by signal 4") in about one run
-    /// in five (every async provider or intent does). Until the sandbox grants that, these
-    /// tests run the extension unsandboxed so that they test controls, not that.
-    static let config = "[limits]\nsandbox = \"off\"\n"
-
     /// The W8Trackr bundle as scripts/assemble-plugins.sh lays it out, in a directory of its own.
     static func assembleW8Trackr() throws -> String {
         var template = Array("/tmp/whc-XXXXXX".utf8CString)
@@ -77,7 +70,7 @@ struct ControlWidgetEndToEndTests {
     func w8trackr() throws {
         let plugins = try Self.assembleW8Trackr()
         defer { try? FileManager.default.removeItem(atPath: plugins) }
-        let daemon = try RealDaemon(config: Self.config, extraPluginPaths: [plugins])
+        let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let client = try ControlClient(socketPath: daemon.socket)
 
         let listed = try daemon.cli("controls")
@@ -122,7 +115,7 @@ struct ControlWidgetEndToEndTests {
     func w8trackrUnreadable() throws {
         let plugins = try Self.assembleW8Trackr()
         defer { try? FileManager.default.removeItem(atPath: plugins) }
-        let daemon = try RealDaemon(config: Self.config, extraPluginPaths: [plugins])
+        let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let client = try ControlClient(socketPath: daemon.socket)
         #expect(try Self.w8trackr(daemon, "log", "81.4", "--unit", "kg").status == 0)
         let first = try Self.control(client, "LogWeightControl") { $0.value != nil && !$0.asking }
