@@ -186,14 +186,18 @@ let package = Package(
         // used here) needs the build's glibc at run time; lld does not, and release links with it.
         // scripts/check-dependencies.sh holds it to all that.
         .executableTarget(
-            name: "widgethost-front", path: "Sources/widgethost-front", swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"])]),
+            name: "widgethost-front", dependencies: ["WidgetHostReloadArguments"], path: "Sources/widgethost-front",
+            swiftSettings: strict, linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld"])]),
+        // `reload`'s simple forms and the request line they make, read the same by the front and
+        // the full CLI's fast path. The standard library only: the front links it statically.
+        .target(name: "WidgetHostReloadArguments", swiftSettings: strict),
         // The full CLI, every command (`widgethost-cli`; the front above runs it).
         .executableTarget(
             name: "widgethost",
             dependencies: [
                 "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostDoctor", "WidgetHostCore",
-                "WidgetHostRendering", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WidgetHostRendering", "WidgetHostReloadArguments",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
@@ -456,6 +460,15 @@ let package = Package(
             dependencies: [
                 "WidgetKit", "WidgetHostProtocol", "BirthdayRemindersShared", "BirthdayRemindersWidget",
                 "W8TrackrShared", "LucidPalShared", "WidgyShared",
+            ],
+            swiftSettings: strict
+        ),
+        // The reload arguments' forms and their request line, byte for byte the encoder's.
+        .testTarget(
+            name: "WidgetHostReloadArgumentsTests",
+            dependencies: [
+                "WidgetHostReloadArguments", "WidgetHostProtocol",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict
         ),

@@ -6,7 +6,8 @@
 #  3. the built full CLI (`widgethost-cli`) links no NIO (NIOPosix), GRDB/SQLite or libsystemd;
 #  3b. the built `widgethost` front is linked statically (no NEEDED library at all) and
 #     contains nothing of Foundation (its start is issue 16's figure: the dynamic loader
-#     binding Foundation was most of it);
+#     binding Foundation was most of it); it and the modules it is built from
+#     (WidgetHostReloadArguments) import only the standard library and Glibc;
 #  4. the built `widgethost-sandbox` shim is plain C: it needs no library but libc (it is
 #     linked as a static PIE, so none at all) and contains nothing of the Swift runtime.
 # Run after a build; BIN_PATH overrides `swift build --show-bin-path`.
@@ -47,6 +48,32 @@ for name, target in sorted(targets.items()):
     for module, place in sorted(imported.items()):
         if module not in system and module not in declared and module != name:
             bad.append(f"{place}: {name} imports {module}, which Package.swift does not declare for it; add it to the target's dependencies")
+# The front links statically and contains nothing of Foundation (3b below): neither it nor any
+# module it is built from (WidgetHostReloadArguments, which the full CLI shares) may import
+# more than the standard library, Glibc and one another.
+front, stack = set(), ["widgethost-front"]
+while stack:
+    name = stack.pop()
+    if name in front:
+        continue
+    front.add(name)
+    for dependency in targets[name]["dependencies"]:
+        if "product" in dependency:
+            bad.append(f"Package.swift: widgethost-front is built from {name}, which depends on the product {dependency['product'][0]}; the front links the standard library only")
+        for kind in ("byName", "target"):
+            if kind in dependency:
+                stack.append(dependency[kind][0])
+for name in sorted(front):
+    root = targets[name].get("path") or "Sources/" + name
+    for directory, _, files in os.walk(root):
+        for file in sorted(files):
+            if not file.endswith(".swift"):
+                continue
+            path = os.path.join(directory, file)
+            for number, line in enumerate(open(path, encoding="utf-8"), 1):
+                match = re.match(r"^(?:@testable\s+|@_exported\s+)?import\s+(?:struct\s+|class\s+|enum\s+|func\s+)?(\w+)", line)
+                if match and match.group(1) not in front | {"Glibc", "Musl"}:
+                    bad.append(f"{path}:{number}: {name} imports {match.group(1)}, but the widgethost front is built from it; the front links the standard library and Glibc only")
 for line in bad:
     print(f"error: {line}", file=sys.stderr)
 sys.exit(1 if bad else 0)

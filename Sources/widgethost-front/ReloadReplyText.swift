@@ -1,3 +1,5 @@
+import WidgetHostReloadArguments
+
 /// A reply to the front's reload, in the full CLI's words (`ReloadCommand.perform`,
 /// `ReloadText`, `Table`), or nil when the front leaves the reply to the full CLI: anything
 /// but a plain success (`{"jsonrpc":"2.0","id":1,"result":…}` whose result decodes as
@@ -10,7 +12,7 @@ enum ReloadReplyText {
         "budgetExhausted", "minInterval", "backoff", "reloadInProgress", "extensionUnavailable",
     ]
 
-    static func text(replyLine line: ArraySlice<UInt8>, request: FrontRequest) -> String? {
+    static func text(replyLine line: ArraySlice<UInt8>, request: ReloadArguments) -> String? {
         guard let reply = FrontJSON.parse(line), reply["jsonrpc"] == .string("2.0"), reply["id"] == .number("1"),
             reply["error"] == nil, reply["method"] == nil, let result = reply["result"],
             case .array(let outcomes)? = result["outcomes"], isDate(result["now"])

@@ -1,3 +1,5 @@
+import WidgetHostReloadArguments
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,15 +9,17 @@ import Glibc
 // The full CLI (`widgethost-cli`: swift-argument-parser, Foundation, every command) starts
 // in about 21 M instructions, 14 M of them the dynamic loader binding Foundation, ICU and
 // libstdc++. This program is a static executable with nothing of Foundation (0.7 M
-// instructions for a reload): it sends the reload itself and prints a plain answer; it hands everything else
+// instructions for a reload): it sends the reload itself (read by `ReloadArguments`, which the
+// full CLI's fast path reads it with too) and prints a plain answer; it hands everything else
 // to the full CLI (`Handover`), before connecting, or, once the request is sent, with the
 // connection and its reply unread, so every error is the full CLI's own.
 
 let arguments = CommandLine.arguments
 let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
 
-guard let request = FrontRequest.parse(Array(arguments.dropFirst()), environment: environment),
-    let line = request.line
+// `--json`'s pretty-printed answer is the full CLI's to write.
+guard let request = ReloadArguments.parse(Array(arguments.dropFirst()), environment: environment), !request.json,
+    let line = request.requestLine
 else { exit(Handover.exec(arguments: arguments)) }
 
 let timeoutMilliseconds = 30_000

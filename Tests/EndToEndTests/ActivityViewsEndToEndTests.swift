@@ -10,22 +10,6 @@ import Glibc
 /// extension for the activity's views (`activity/render`) at each change and keeps them.
 @Suite("Live Activity views, real daemon and the PizzaDelivery bundle", .serialized)
 struct ActivityViewsEndToEndTests {
-    static let example = RealDaemon.packageRoot.appendingPathComponent("Examples/PizzaDelivery.appex")
-
-    /// A plugin directory holding only PizzaDelivery.appex (Info.plist and the built executable).
-    static func assembleBundle() throws -> String {
-        var template = Array("/tmp/whp-XXXXXX".utf8CString)
-        let plugins = String(cString: try #require(mkdtemp(&template)))
-        let bundle = plugins + "/PizzaDelivery.appex"
-        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: example.appendingPathComponent("Info.plist").path, toPath: bundle + "/Info.plist")
-        let executable = WalkthroughTests.built.appendingPathComponent("PizzaDeliveryWidget").path
-        try #require(FileManager.default.isExecutableFile(atPath: executable), "PizzaDeliveryWidget is not built")
-        try FileManager.default.copyItem(atPath: executable, toPath: bundle + "/PizzaDeliveryWidget")
-        return plugins
-    }
-
     /// The activity's story and views, as `widgethost activity ID --json` prints them.
     static func detail(_ daemon: RealDaemon, _ id: String) throws -> ActivityDetailResult {
         let shown = try daemon.cli("activity", id, "--json")
@@ -54,7 +38,7 @@ struct ActivityViewsEndToEndTests {
 
     @Test("Started, updated, pushed, ended and dismissed: the extension draws each presentation, and dismissal removes them")
     func pizzaViews() throws {
-        let plugins = try Self.assembleBundle()
+        let plugins = try ExampleBundle.pluginDirectory(holding: "PizzaDelivery")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
         let daemon = try RealDaemon(config: "[activities]\nmax_lock_screen = \"2s\"\n", extraPluginPaths: [plugins])
         let extensions = try daemon.cli("extensions", "--json")
@@ -107,7 +91,7 @@ struct ActivityViewsEndToEndTests {
 
     @Test("widgethost lockscreen draws the activity's Lock Screen view and its Dynamic Island; --json says where")
     func lockscreenCommand() throws {
-        let plugins = try Self.assembleBundle()
+        let plugins = try ExampleBundle.pluginDirectory(holding: "PizzaDelivery")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
         let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let started = try PizzaAppTests.pizza(daemon, "start")
@@ -146,7 +130,7 @@ struct ActivityViewsEndToEndTests {
     func badViews() throws {
         // The docs' Python app starts a PizzaDeliveryAttributes activity whose state has no
         // estimatedDeliveryTime: the pizza extension cannot decode it and answers -32602.
-        let plugins = try Self.assembleBundle()
+        let plugins = try ExampleBundle.pluginDirectory(holding: "PizzaDelivery")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
         let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let (id, _) = try LiveActivityTests.runDocsApp(daemon)

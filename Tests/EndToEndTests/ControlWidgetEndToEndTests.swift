@@ -12,21 +12,6 @@ import Glibc
 @Suite("Control widgets, end to end", .serialized)
 struct ControlWidgetEndToEndTests {
     static let built = RealDaemon.packageRoot.appendingPathComponent(".build/debug")
-    static let example = RealDaemon.packageRoot.appendingPathComponent("Examples/W8Trackr.appex")
-
-    /// The W8Trackr bundle as scripts/assemble-plugins.sh lays it out, in a directory of its own.
-    static func assembleW8Trackr() throws -> String {
-        var template = Array("/tmp/whc-XXXXXX".utf8CString)
-        let plugins = String(cString: try #require(mkdtemp(&template)))
-        let bundle = plugins + "/W8Trackr.appex"
-        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        for file in ["Info.plist", "W8Trackr.entitlements"] {
-            try FileManager.default.copyItem(atPath: example.appendingPathComponent(file).path, toPath: bundle + "/" + file)
-        }
-        try FileManager.default.copyItem(
-            atPath: built.appendingPathComponent("W8TrackrWidget").path, toPath: bundle + "/W8TrackrWidget")
-        return plugins
-    }
 
     /// Runs the example app (`w8trackr`) against the daemon and its App Group.
     static func w8trackr(_ daemon: RealDaemon, _ arguments: String...) throws -> CLIRun {
@@ -68,7 +53,7 @@ struct ControlWidgetEndToEndTests {
 
     @Test("W8Trackr: controls lists LogWeightControl with its value, a tap logs today's weight, the app's reload refreshes it")
     func w8trackr() throws {
-        let plugins = try Self.assembleW8Trackr()
+        let plugins = try ExampleBundle.pluginDirectory(holding: "W8Trackr")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
         let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let client = try ControlClient(socketPath: daemon.socket)
@@ -113,7 +98,7 @@ struct ControlWidgetEndToEndTests {
 
     @Test("W8Trackr: a provider that throws (unreadable data) keeps the value and says why in controls and events")
     func w8trackrUnreadable() throws {
-        let plugins = try Self.assembleW8Trackr()
+        let plugins = try ExampleBundle.pluginDirectory(holding: "W8Trackr")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
         let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let client = try ControlClient(socketPath: daemon.socket)

@@ -11,7 +11,7 @@ import Glibc
 /// selenium) and parses /metrics with prometheus_client. `make test` installs them.
 @Suite("Dashboard in a real browser", .serialized)
 struct DashboardBrowserTests {
-    static let examples = RealDaemon.packageRoot.appendingPathComponent(".build/examples").path
+    static let examples = ExampleBundle.assembled.path
     static let script = RealDaemon.packageRoot.appendingPathComponent("Tests/Browser/dashboard_browser_test.py").path
     /// The screenshot each run leaves, as a test artifact.
     static let screenshot = RealDaemon.packageRoot.appendingPathComponent(".build/test-artifacts/dashboard.png").path

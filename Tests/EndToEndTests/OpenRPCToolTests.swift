@@ -69,7 +69,7 @@ struct OpenRPCToolTests {
 
     @Test("A Python client written from docs/openrpc.json alone calls every method against the real daemon")
     func pythonClient() throws {
-        let plugins = try WalkthroughTests.assembleBundle()
+        let plugins = try ExampleBundle.pluginDirectory(holding: "BirthdayReminders")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
         let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let result = try Self.run(

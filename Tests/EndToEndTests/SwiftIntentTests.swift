@@ -8,8 +8,8 @@ import WidgetHostProtocol
 /// bundles (`scripts/assemble-plugins.sh`).
 @Suite("App Intents with the Swift SDK, end to end", .serialized)
 struct SwiftIntentTests {
-    static let examples = RealDaemon.packageRoot.appendingPathComponent(".build/examples").path
-    static let products = RealDaemon.packageRoot.appendingPathComponent(".build/debug")
+    static let examples = ExampleBundle.assembled.path
+    static let products = ExampleBundle.products
 
     static func daemon() throws -> RealDaemon {
         for name in ["Widgy", "LucidPal"] {

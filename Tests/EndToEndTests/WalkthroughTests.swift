@@ -10,22 +10,8 @@ import Glibc
 /// `birthdays` app, widgethostd and the CLI: what `make run` shows a new user.
 @Suite("Walkthrough: Birthday Reminders end to end", .serialized)
 struct WalkthroughTests {
-    static let built = RealDaemon.packageRoot.appendingPathComponent(".build/debug")
+    static let built = ExampleBundle.products
     static let example = RealDaemon.packageRoot.appendingPathComponent("Examples/BirthdayReminders.appex")
-
-    /// The bundle as scripts/assemble-plugins.sh lays it out, in a directory of its own.
-    static func assembleBundle() throws -> String {
-        var template = Array("/tmp/whb-XXXXXX".utf8CString)
-        let plugins = String(cString: try #require(mkdtemp(&template)))
-        let bundle = plugins + "/BirthdayReminders.appex"
-        try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
-        for file in ["Info.plist", "BirthdayRemindersWidget.entitlements"] {
-            try FileManager.default.copyItem(atPath: example.appendingPathComponent(file).path, toPath: bundle + "/" + file)
-        }
-        try FileManager.default.copyItem(
-            atPath: built.appendingPathComponent("BirthdayRemindersWidget").path, toPath: bundle + "/BirthdayRemindersWidget")
-        return plugins
-    }
 
     /// Runs the example app (`birthdays`) as a process.
     static func birthdays(_ arguments: [String], socket: String) throws -> CLIRun {
@@ -56,7 +42,7 @@ struct WalkthroughTests {
 
     @Test("Import, add, reload: status shows the entry, the budget and the next reload; the app's next change is deferred and says why")
     func walkthrough() throws {
-        let plugins = try Self.assembleBundle()
+        let plugins = try ExampleBundle.pluginDirectory(holding: "BirthdayReminders")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
         let daemon = try RealDaemon(extraPluginPaths: [plugins])
 
@@ -162,7 +148,7 @@ extension ViewNode {
 struct GalleryTests {
     @Test(arguments: ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy"])
     func examples(_ name: String) throws {
-        let bundle = RealDaemon.packageRoot.appendingPathComponent(".build/examples/\(name).appex").path
+        let bundle = ExampleBundle.assembled.appendingPathComponent("\(name).appex").path
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(name)-\(UUID()).html").path
         defer { try? FileManager.default.removeItem(atPath: page) }
         let run = try CLI.run(["gallery", bundle, "--now", "2026-02-15T08:00:00Z", "--html", page])

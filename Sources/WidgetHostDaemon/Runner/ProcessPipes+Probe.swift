@@ -17,6 +17,10 @@ extension ProcessPipes {
         var answered = false
         var process: ProcessPipes?
         // Cancelled with the answer: left pending, it woke an idle daemon 5 s after each scan.
+        // Cancelled, it does not: NIO's timerfd, armed for it while the loop waited for the
+        // answer, is set again 5 ms ahead by the reaper `terminate` starts in the same turn
+        // (the process is alive then: its exit is only seen after its output), which replaces
+        // the 5 s setting (ProcessPipes.reapTask says why that matters; IdleTests measures it).
         var deadline: Scheduled<Void>?
         let finish = { (result: Result<InitializeResult, InitializeProbe.Failure>) in
             guard !answered else { return }

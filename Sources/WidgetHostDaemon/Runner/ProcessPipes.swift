@@ -36,6 +36,15 @@ final class ProcessPipes: @unchecked Sendable {
     private var sampler: LoopTimer?
     private var sampling = false
     private var fallbackSampler: RepeatedTask?
+    /// The reaper (every 5 ms from `terminate`, `kill` or stdout's end until the exit is seen)
+    /// and the SIGKILL after `terminate`'s grace: NIO's tasks, cancelled by `didExit`. NIO
+    /// takes a cancelled task out of its heap but does not disarm its selector's timerfd, so a
+    /// cancelled task that was the loop's earliest deadline when it last slept still wakes it
+    /// once at its time (`LoopTimer` says more). Neither leaves that wake-up behind: the
+    /// grace's deadline is never the earliest, because the reaper starts with it and re-arms
+    /// the timerfd 5 ms ahead each turn, which replaces any later setting; and `didExit` runs
+    /// inside a reaper (or sampler) turn, whose expiry has just been read, so the next sleep
+    /// arms for what is left. IdleTests holds an idle stop (a 2 s grace) to no wake-up at all.
     private var reapTask: RepeatedTask?
     private var killTask: Scheduled<Void>?
     private var exitFallback: Scheduled<Void>?

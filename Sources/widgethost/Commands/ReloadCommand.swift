@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WidgetHostClient
 import WidgetHostProtocol
+import WidgetHostReloadArguments
 
 struct ReloadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,15 +63,9 @@ struct ReloadCommand: ParsableCommand {
         }
     }
 
+    /// --app, else $WIDGETHOST_APP for --all (the fast path's rule too).
     private var resolvedApp: String? {
-        Self.resolvedApp(app, all: all, environment: ProcessInfo.processInfo.environment)
-    }
-
-    /// --app, else $WIDGETHOST_APP for --all.
-    static func resolvedApp(_ app: String?, all: Bool, environment: [String: String]) -> String? {
-        if let app, !app.isEmpty { return app }
-        guard all else { return nil }
-        return environment["WIDGETHOST_APP"].flatMap { $0.isEmpty ? nil : $0 }
+        ReloadArguments.resolvedApp(app, all: all, environment: { ProcessInfo.processInfo.environment[$0] })
     }
 
     func run() throws {
