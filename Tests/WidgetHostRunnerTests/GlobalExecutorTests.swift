@@ -65,31 +65,51 @@ struct GlobalExecutorTests {
     }
 
     @Test("25 sandboxed runs that keep the global executor busy past libdispatch's once-a-second worker check: none dies")
-    func pool() throws {
+    func pool() async throws {
         let runs = 25
-        let failures = Mutex<[String]>([])
-        // Five at a time: about 10 s in all.
-        DispatchQueue.concurrentPerform(iterations: 5) { lane in
-            for run in stride(from: lane, to: runs, by: 5) {
-                do {
-                    let (content, outcome) = try Self.timeline("Pool")
-                    guard outcome == "replied", case .object(let report)? = content,
-                        case .integer(let finished)? = report["finished"], finished > 0
-                    else {
-                        failures.withLock { $0.append("run \(run): \(outcome)") }
-                        continue
+        let failures = Failures()
+        // Five at a time (about 20 s in all), on threads of their own: each run blocks its
+        // thread, and this process's own concurrency pool must stay free for other tests.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                let lanes = DispatchGroup()
+                for lane in 0..<5 {
+                    lanes.enter()
+                    Thread.detachNewThread {
+                        for run in stride(from: lane, to: runs, by: 5) { failures.record(Self.poolRun(run)) }
+                        lanes.leave()
                     }
-                    if let workers = report["dispatchWorkers"], workers != .array([]) {
-                        failures.withLock { $0.append("run \(run): replied, but libdispatch's monitored workers ran: \(workers)") }
-                    }
-                } catch {
-                    failures.withLock { $0.append("run \(run): \(error)") }
                 }
+                lanes.wait()
+                done.resume()
             }
         }
-        let failed = failures.withLock { $0 }
+        let failed = failures.all
         #expect(failed.isEmpty, "\(failed.count) of \(runs) runs failed:\n\(failed.joined(separator: "\n"))")
     }
+
+    /// One run of the "Pool" widget: nil if it answered, on the SDK's threads only; else what went wrong.
+    static func poolRun(_ run: Int) -> String? {
+        do {
+            let (content, outcome) = try timeline("Pool")
+            guard outcome == "replied", case .object(let report)? = content,
+                case .integer(let finished)? = report["finished"], finished > 0
+            else { return "run \(run): \(outcome)" }
+            if let workers = report["dispatchWorkers"], workers != .array([]) {
+                return "run \(run): replied, but libdispatch's monitored workers ran: \(workers)"
+            }
+            return nil
+        } catch {
+            return "run \(run): \(error)"
+        }
+    }
+}
+
+/// What went wrong in the runs, from several threads.
+final class Failures: Sendable {
+    private let list = Mutex<[String]>([])
+    func record(_ failure: String?) { if let failure { list.withLock { $0.append(failure) } } }
+    var all: [String] { list.withLock { $0 } }
 }
 
 /// Tests/Fixtures/ConcurrencyExtension, built by `swift build` beside the test bundle.

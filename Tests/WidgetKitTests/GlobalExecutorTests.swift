@@ -85,54 +85,55 @@ struct SeededGenerator: RandomNumberGenerator {
         let values = Mutex<[Int]>([])
     }
 
-    /// The SDK's global executor, in this process as a task executor preference (the hooks that
-    /// make it the global one are installed only in an extension process: GlobalExecutorTests in
-    /// WidgetHostRunnerTests runs one).
+    /// The SDK's global executor, in this process as a task executor preference and fed work
+    /// directly (the hooks and the factory that make it the global and default executor, and
+    /// so where `Task.sleep` wakes, are installed only in an extension process:
+    /// GlobalExecutorTests in WidgetHostRunnerTests runs one).
     @Suite("The SDK's global executor runs tasks on its own threads")
     struct SDKGlobalExecutorTests {
-        @Test("Tasks, their sleeps on both clocks and their children run on its threads")
+        @Test("Tasks and their children run on its threads")
         func tasks() async throws {
             let executor = GlobalExecutor(maximumThreads: 2)
             let places = await Task(executorPreference: executor) {
                 var places: [String: Bool] = ["start": executor.isCurrentThread]
-                try? await Task.sleep(for: .milliseconds(10))
-                places["sleep"] = executor.isCurrentThread
-                try? await Task.sleep(for: .milliseconds(10), clock: .suspending)
-                places["suspending"] = executor.isCurrentThread
-                try? await Task.sleep(nanoseconds: 10_000_000)
-                places["nanoseconds"] = executor.isCurrentThread
                 places["children"] = await withTaskGroup(of: Bool.self) { group in
                     for _ in 0..<16 { group.addTask { executor.isCurrentThread } }
                     return await group.allSatisfy { $0 }
                 }
+                async let child = executor.isCurrentThread
+                places["asyncLet"] = await child
                 return places
             }.value
-            #expect(places == ["start": true, "sleep": true, "suspending": true, "nanoseconds": true, "children": true])
+            #expect(places == ["start": true, "children": true, "asyncLet": true])
             #expect(executor.threadCount <= 2)
         }
 
-        @Test("A sleep wakes no earlier than asked, and close to it")
-        func sleepLength() async throws {
+        @Test("Work queued for an instant runs on its threads, no earlier than that instant", arguments: [1, 2])
+        func deadline(clock: Int32) async throws {
             let executor = GlobalExecutor(maximumThreads: 1)
-            let elapsed = await Task(executorPreference: executor) {
-                let start = ContinuousClock.now
-                try? await Task.sleep(for: .milliseconds(150))
-                return ContinuousClock.now - start
-            }.value
-            #expect(elapsed >= .milliseconds(150))
-            #expect(elapsed < .seconds(2))
+            let clockID = try #require(GlobalExecutor.DeadlineClock(rawValue: clock))
+            let queued = GlobalExecutor.now(clockID)
+            let (waited, onItsThread) = await withCheckedContinuation { continuation in
+                executor.enqueue(.closure { continuation.resume(returning: (GlobalExecutor.now(clockID) - queued, executor.isCurrentThread)) },
+                    at: queued + .milliseconds(150), on: clockID)
+            }
+            #expect(waited >= .milliseconds(150))
+            #expect(waited < .seconds(2))
+            #expect(onItsThread)
         }
 
-        @Test("Sleeps end in deadline order whatever order they began in")
-        func sleepOrder() async throws {
+        @Test("Work queued for instants runs in deadline order, whatever its clock and the order it came in")
+        func deadlineOrder() async throws {
             let executor = GlobalExecutor(maximumThreads: 1)
             let order = Recorder()
-            await withTaskGroup(of: Void.self) { group in
-                for milliseconds in [120, 40, 80, 0] {
-                    group.addTask(executorPreference: executor) {
-                        try? await Task.sleep(for: .milliseconds(milliseconds))
-                        order.values.withLock { $0.append(milliseconds) }
-                    }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                for (index, milliseconds) in [120, 40, 80, 0].enumerated() {
+                    let clock: GlobalExecutor.DeadlineClock = index % 2 == 0 ? .continuous : .suspending
+                    executor.enqueue(
+                        .closure {
+                            let count = order.values.withLock { $0.append(milliseconds); return $0.count }
+                            if count == 4 { done.resume() }
+                        }, at: GlobalExecutor.now(clock) + .milliseconds(milliseconds), on: clock)
                 }
             }
             #expect(order.values.withLock { $0 } == [0, 40, 80, 120])

@@ -36,7 +36,13 @@
     /// lives from one request to its idle stop). Jobs run in arrival order; priorities are
     /// not kept apart.
     final class GlobalExecutor: TaskExecutor, @unchecked Sendable {
-        typealias DeadlineClock = JobDeadlines<UnownedJob>.Clock
+        typealias DeadlineClock = JobDeadlines<Work>.Clock
+
+        /// What a thread runs: a job of Swift concurrency's, or (the tests') a plain closure.
+        enum Work {
+            case job(UnownedJob)
+            case closure(@Sendable () -> Void)
+        }
 
         /// The extension process's global executor, made when `ExtensionMain.run` installs it.
         static let process = GlobalExecutor()
@@ -45,8 +51,8 @@
         let maximumThreads: Int
         private let condition = ThreadCondition()
         // Guarded by `condition`'s mutex.
-        private var ready = JobQueue()
-        private var deadlines = JobDeadlines<UnownedJob>()
+        private var ready = WorkQueue()
+        private var deadlines = JobDeadlines<Work>()
         private var threads: [pthread_t] = []
         /// Threads waiting for work and not yet woken.
         private var idle = 0
@@ -75,10 +81,15 @@
         /// none can be started (`RLIMIT_NPROC`): then nothing would ever run it here.
         @discardableResult
         func enqueue(_ job: UnownedJob) -> Bool {
+            enqueue(.job(job))
+        }
+
+        @discardableResult
+        func enqueue(_ work: Work) -> Bool {
             locked {
                 // A waiting thread is woken (it takes the lock after this returns), or one starts.
                 guard wakeOrStart() else { return false }
-                ready.append(job)
+                ready.append(work)
                 return true
             }
         }
@@ -86,10 +97,15 @@
         /// Queues `job` to run once `clock` reads `deadline` (the runtime's instant of it).
         @discardableResult
         func enqueue(_ job: UnownedJob, at deadline: Duration, on clock: DeadlineClock) -> Bool {
+            enqueue(.job(job), at: deadline, on: clock)
+        }
+
+        @discardableResult
+        func enqueue(_ work: Work, at deadline: Duration, on clock: DeadlineClock) -> Bool {
             locked {
                 // A waiting thread looks again at how long to wait; with none, one starts.
                 guard wakeOrStart() else { return false }
-                deadlines.insert(job, at: deadline, on: clock)
+                deadlines.insert(work, at: deadline, on: clock)
                 return true
             }
         }
@@ -141,13 +157,16 @@
             while true {
                 let due = deadlines.isEmpty ? [] : deadlines.removeDue(now: Self.now)
                 if !due.isEmpty {
-                    for job in due { ready.append(job) }
+                    for work in due { ready.append(work) }
                     // This thread takes one; others may take the rest.
                     for _ in 1..<due.count { _ = wakeOrStart() }
                 }
-                if let job = ready.removeFirst() {
+                if let work = ready.removeFirst() {
                     condition.unlock()
-                    job.runSynchronously(on: asUnownedTaskExecutor())
+                    switch work {
+                    case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+                    case .closure(let closure): closure()
+                    }
                     condition.lock()
                     continue
                 }
@@ -190,14 +209,14 @@
         }
     }
 
-    /// Ready jobs, first in first out.
-    private struct JobQueue {
-        private var jobs: [UnownedJob] = []
+    /// Ready work, first in first out.
+    private struct WorkQueue {
+        private var jobs: [GlobalExecutor.Work] = []
         private var head = 0
 
-        mutating func append(_ job: UnownedJob) { jobs.append(job) }
+        mutating func append(_ work: GlobalExecutor.Work) { jobs.append(work) }
 
-        mutating func removeFirst() -> UnownedJob? {
+        mutating func removeFirst() -> GlobalExecutor.Work? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             head += 1
