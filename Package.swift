@@ -332,7 +332,10 @@ let package = Package(
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
             name: "widgethost-bench",
-            dependencies: ["WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness"],
+            dependencies: [
+                "WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostBundles",
+                "WidgetHostRunner",
+            ],
             path: "Benchmarks/Sources/Bench",
             swiftSettings: strict
         ),

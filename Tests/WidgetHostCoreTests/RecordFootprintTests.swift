@@ -63,4 +63,26 @@ struct RecordFootprintTests {
         #expect(restored.allRecords == records)
         #expect(restored.allRecords.map(\.shown?.entry) == records.map(\.shown?.entry))
     }
+
+    @Test("A record with a timeline, views, a tapped intent and a ledger is written byte for byte as Foundation writes it")
+    func recordBytesMatchFoundation() throws {
+        var test = TestHost(provider: { params in
+            .timeline(
+                TimelinePayload(
+                    entries: [entry(at: params.now), entry(at: params.now + .minutes(5))],
+                    policy: .after(params.now + .hours(6))))
+        })
+        for _ in 1...3 { test.add() }
+        test.advance(by: .minutes(6))
+        var records = test.host.allRecords
+        let view = ViewArchive(family: .systemSmall, root: ViewNode(.text([ArchiveTextRun(.string("Hi \"there\"/"))])))
+        records[0].placeholder = TimelineEntryPayload(date: t0, relevance: EntryRelevance(score: 0.25), content: ["x": 1.5], view: view)
+        records[0].ledger = [t0, t0 + 0.125]
+        records[0].interaction = RunningIntent(
+            request: RequestID(7), intent: IntentInvocation(type: "SetReminderIntent", title: "Reminder"), button: "b1",
+            startedAt: t0, toggledTo: true)
+        for record in records {
+            #expect(try WireCoding.encode(record) == WireCoding.encoder.encode(record))
+        }
+    }
 }

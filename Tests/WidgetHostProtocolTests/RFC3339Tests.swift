@@ -144,4 +144,71 @@ struct RFC3339Tests {
         #expect(try WireCoding.decode(Stamp.self, from: Data(#"{"at":"2026-02-15T10:00:00+02:00"}"#.utf8)) == Stamp(at: eight))
         #expect(throws: DecodingError.self) { try WireCoding.decode(Stamp.self, from: Data(#"{"at":"15/02/2026"}"#.utf8)) }
     }
+
+    @Test("Formatting writes what the String-built formatter wrote, over four centuries and every fraction shape")
+    func formatMatchesReference() {
+        var generator = SplitMix(seed: 16)
+        var dates = [
+            Date(timeIntervalSince1970: 0), eight, eight.addingTimeInterval(0.5), eight.addingTimeInterval(0.000001),
+            eight.addingTimeInterval(0.9999996), eight.addingTimeInterval(-0.25), Date(timeIntervalSince1970: -1),
+            Date(timeIntervalSince1970: -62_135_596_800), Date(timeIntervalSince1970: 253_402_300_799.5),
+            RFC3339.parse("2024-02-29T23:59:59.123Z")!, RFC3339.parse("2000-12-31T00:00:00.10Z")!,
+        ]
+        for _ in 0..<5_000 {
+            let seconds = Double(generator.next() % 12_600_000_000) - 6_000_000_000
+            let micros = Double(generator.next() % 1_000_000) / 1_000_000
+            dates.append(Date(timeIntervalSince1970: seconds + (generator.next() % 3 == 0 ? 0 : micros)))
+        }
+        for date in dates {
+            #expect(RFC3339.format(date) == Self.reference(date), "\(date.timeIntervalSince1970)")
+            #expect(RFC3339.parse(RFC3339.format(date)).map { abs($0.timeIntervalSince(date)) < 1e-6 } == true)
+        }
+    }
+
+    /// The formatter as it was written before it wrote bytes (issue 16): the reference.
+    static func reference(_ date: Date) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        }
+        let interval = date.timeIntervalSince1970
+        var whole = Int(interval.rounded(.down))
+        var micros = Int(((interval - Double(whole)) * 1_000_000).rounded())
+        if micros == 1_000_000 {
+            whole += 1
+            micros = 0
+        }
+        let days = Int((Double(whole) / 86_400).rounded(.down))
+        let secondOfDay = whole - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        if micros != 0 {
+            var fraction = pad(micros, 6)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
+        return text + "Z"
+    }
+}
+
+/// A fixed pseudo-random sequence (SplitMix64): the same dates on every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

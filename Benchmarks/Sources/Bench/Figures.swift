@@ -1,4 +1,6 @@
 import Foundation
+import WidgetHostCore
+import WidgetHostRunner
 
 /// Runs each figure and turns it into rows with their floors, ratios and targets.
 enum Figures {
@@ -11,6 +13,20 @@ enum Figures {
         log("1. reload latency: floors")
         let pipe = try ReloadLatency.pipeRoundTrip(iterations: warmIterations)
         let spawn = try ReloadLatency.spawnAndAnswer(iterations: coldIterations)
+        // The cold floor's parts: with the daemon's `initialize`; started as the daemon starts
+        // it (its environment, pipes, process group); then confined as the daemon confines it.
+        var bundleTemplate = Array("/tmp/whbench-bundle-XXXXXX".utf8CString)
+        guard let bundleDirectory = mkdtemp(&bundleTemplate).map({ String(cString: $0) }) else {
+            throw BenchError("mkdtemp failed")
+        }
+        defer { try? FileManager.default.removeItem(atPath: bundleDirectory) }
+        let launch = try ReloadLatency.benchLaunch(in: bundleDirectory)
+        let spawnInitialize = try ReloadLatency.spawnInitializeAndAnswer(
+            iterations: coldIterations, launch: nil, spawner: ProcessSpawner())
+        let spawnAsDaemon = try ReloadLatency.spawnInitializeAndAnswer(
+            iterations: coldIterations, launch: launch, spawner: ProcessSpawner())
+        let spawnConfined = try ReloadLatency.spawnInitializeAndAnswer(
+            iterations: coldIterations, launch: launch, spawner: .sandboxed(HostConfiguration.default.limits))
         log("1. reload latency: warm extension")
         let warmDaemon = try DaemonProcess(
             settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\"")
@@ -49,6 +65,19 @@ enum Figures {
                 ratio: cold.median / unconfined.median, target: "≤ 1000 µs added",
                 met: cold.median - unconfined.median <= 1000))
         report.details["reload.cold.unconfined.median_us"] = unconfined.median
+        // Where the cold reload's time goes, each part a difference of medians of this run.
+        for (measure, sample, base) in [
+            ("cold floor + initialize (the extension answers it)", spawnInitialize, spawn),
+            ("… spawned as the daemon does (environment, pipes, group)", spawnAsDaemon, spawnInitialize),
+            ("… confined as the daemon does (sandbox shim, Landlock, seccomp)", spawnConfined, spawnAsDaemon),
+            ("cold: what the daemon adds (vs the confined floor)", cold, spawnConfined),
+            ("cold, sandbox off: what the daemon adds (vs the unconfined floor)", unconfined, spawnAsDaemon),
+        ] {
+            report.rows.append(
+                Row(
+                    figure: "1 reload", measure: measure, unit: "µs", median: sample.median, p99: sample.p99,
+                    floor: base.median, ratio: sample.median / base.median, target: "", met: nil))
+        }
         report.details["reload.cold.sandbox_us"] = cold.median - unconfined.median
         if Instructions.available {
             log("1. reload latency: instructions per warm reload (callgrind)")

@@ -1,5 +1,8 @@
 import Foundation
+import WidgetHostBundles
+import WidgetHostCore
 import WidgetHostProtocol
+import WidgetHostRunner
 
 /// Figure 1: from the `reloadTimelines` request to the new entry being current, as a
 /// `subscribe` client sees it; against the floors of the same extension without the host.
@@ -44,6 +47,62 @@ enum ReloadLatency {
             if index >= 5 { sample.add(elapsed) }
         }
         return sample
+    }
+
+    /// What the daemon writes to a process it has just started: `initialize` and the request,
+    /// one after the other (`ExtensionSession.start`, then `send`).
+    static let initializeLine =
+        #"{"id":"initialize-1","jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":\#(WidgetHostProtocol.protocolVersion)}}"#
+        + "\n"
+
+    /// The cold floor's parts, each a floor of its own in the same run: the plain spawn plus
+    /// the `initialize` the daemon pipelines ahead of `timeline/get` (both in one write, both
+    /// replies read); then the same started as the daemon starts it, through `ProcessSpawner`
+    /// with the daemon's environment, stderr pipe and process group (`spawner` unconfined), and
+    /// with the daemon's confinement (`limits.sandbox = auto`: widgethost-sandbox's `execve`,
+    /// Landlock, seccomp). nil `launch`: the plain spawn.
+    static func spawnInitializeAndAnswer(iterations: Int, launch: ExtensionLaunch?, spawner: ProcessSpawner) throws
+        -> Sample
+    {
+        var sample = Sample()
+        for index in 0..<(iterations + 5) {
+            let lines = Array((initializeLine + timelineRequest(id: 1)).utf8)
+            var child: SpawnedChild?
+            let elapsed = try microseconds {
+                if let launch {
+                    let started: StartedProcess
+                    do { started = try spawner.start(launch) } catch { throw BenchError("\(error)") }
+                    // As the daemon does: written at once, the shim's report not waited for.
+                    if let report = started.execReport { Glibc.close(report) }
+                    Glibc.close(started.spawned.stderrRead)
+                    child = SpawnedChild(
+                        pid: started.spawned.pid,
+                        channel: LineChannel(reading: started.spawned.stdoutRead, writing: started.spawned.stdinWrite))
+                } else {
+                    child = try SpawnedChild.spawn(
+                        Binaries.benchExtension, environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC"])
+                }
+                try child!.channel.write(lines)
+                _ = try child!.channel.readLine()
+                _ = try child!.channel.readLine()
+            }
+            child?.finish()
+            if index >= 5 { sample.add(elapsed) }
+        }
+        return sample
+    }
+
+    /// The bench bundle in `directory` as the daemon would launch it (the daemon's environment:
+    /// PATH, LANG and TZ kept, `WIDGETHOST_BUNDLE`, no app groups).
+    static func benchLaunch(in directory: String) throws -> ExtensionLaunch {
+        let bundle = directory + "/Bench.appex"
+        try DaemonProcess.writeBundle(into: bundle)
+        return ExtensionLaunch(
+            bundleID: DaemonProcess.bundleID, executable: bundle + "/widgethost-bench-extension", directory: bundle,
+            environment: [
+                "PATH": "/usr/local/bin:/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "WIDGETHOST_BUNDLE": bundle,
+                "WIDGETHOST_APP_GROUPS": "",
+            ])
     }
 
     /// The daemon: `reloadTimelines {kind: BenchWidget}` for its one widget, timed until the

@@ -262,7 +262,7 @@ public final class SQLiteStateStore: StateStore {
     }
 
     private static func json(_ value: some Encodable, of widget: String) throws(StateError) -> String {
-        do { return String(decoding: try WireCoding.encode(value), as: UTF8.self) } catch {
+        do { return String(decoding: try WireCoding.encodeBytes(value), as: UTF8.self) } catch {
             throw .unencodable(widget: widget, reason: "\(error)")
         }
     }

@@ -51,6 +51,9 @@ public enum RFC3339 {
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
+    /// Into 27 bytes on the stack, without a `String` per field: every date in every record,
+    /// notice and reply comes through here (building it from padded `String`s cost ~8,000
+    /// instructions a date, 0.3 M per warm reload).
     public static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         var whole = Int(interval.rounded(.down))
@@ -62,7 +65,54 @@ public enum RFC3339 {
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        // A year past 9999 (or before 0) keeps its own digits, as `String(year)` wrote it.
+        guard (0...9999).contains(year) else { return formatWide(year: year, rest: formatTail(secondOfDay, micros, month, day)) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
+            var count = 0
+            func put(_ value: Int, _ width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var rest = value
+                while divisor > 0 {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(rest / divisor)
+                    rest %= divisor
+                    divisor /= 10
+                    count += 1
+                }
+            }
+            func put(_ byte: Unicode.Scalar) {
+                buffer[count] = UInt8(ascii: byte)
+                count += 1
+            }
+            put(year, 4)
+            put("-")
+            put(month, 2)
+            put("-")
+            put(day, 2)
+            put("T")
+            put(secondOfDay / 3600, 2)
+            put(":")
+            put(secondOfDay / 60 % 60, 2)
+            put(":")
+            put(secondOfDay % 60, 2)
+            if micros != 0 {
+                put(".")
+                var digits = 6
+                var fraction = micros
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    digits -= 1
+                }
+                put(fraction, digits)
+            }
+            put("Z")
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
+        }
+    }
+
+    /// What follows the year, the slow way (years outside 0...9999 only).
+    private static func formatTail(_ secondOfDay: Int, _ micros: Int, _ month: Int, _ day: Int) -> String {
+        var text = "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
         text += pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if micros != 0 {
             var fraction = pad(micros, 6)
@@ -71,6 +121,8 @@ public enum RFC3339 {
         }
         return text + "Z"
     }
+
+    private static func formatWide(year: Int, rest: String) -> String { pad(year, 4) + rest }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)

@@ -27,8 +27,19 @@ public enum WireCoding {
         return decoder
     }()
 
+    /// `encoder`'s bytes, written by `WireEncoder` (a fraction of the instructions); what that
+    /// leaves to Foundation (a URL, `Data`, a NaN, …) is encoded, or refused, by `encoder`.
     public static func encode(_ value: some Encodable) throws -> Data {
-        try encoder.encode(value)
+        Data(try encodeBytes(value))
+    }
+
+    /// `encode(_:)` as bytes.
+    public static func encodeBytes(_ value: some Encodable) throws -> [UInt8] {
+        do {
+            return try WireEncoder.encode(value)
+        } catch {
+            return Array(try encoder.encode(value))
+        }
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
