@@ -16,14 +16,9 @@ public enum JSONRPCLine: Sendable, Hashable {
 
     public static func parse(_ line: some Collection<UInt8>, maxBatch: Int = defaultMaxBatch) -> JSONRPCLine {
         let value: JSONValue
-        do {
-            value = try WireCoding.decoder.decode(JSONValue.self, from: Data(line))
-        } catch {
-            return .single(.invalid(id: nil, error: .parseError("the line is not valid JSON")))
-        }
-        if let offset = TrailingComma.find(in: line) {
-            return .single(
-                .invalid(id: nil, error: .parseError("the line is not valid JSON: a comma before } or ] at byte \(offset)")))
+        switch JSONRPCMessage.decodeValue(line) {
+        case .success(let decoded): value = decoded
+        case .failure(let error): return .single(.invalid(id: nil, error: error))
         }
         guard case .array(let members) = value else { return .single(JSONRPCMessage.classify(value)) }
         if members.isEmpty {

@@ -18,19 +18,32 @@ public enum JSONRPCMessage: Sendable, Hashable {
 
     public static func parse(_ line: some Collection<UInt8>) -> Parsed {
         let value: JSONValue
-        do {
-            value = try WireCoding.decoder.decode(JSONValue.self, from: Data(line))
-        } catch {
-            return .invalid(id: nil, error: .parseError("the line is not valid JSON"))
-        }
-        if let offset = TrailingComma.find(in: line) {
-            return .invalid(
-                id: nil, error: .parseError("the line is not valid JSON: a comma before } or ] at byte \(offset)"))
+        switch decodeValue(line) {
+        case .success(let decoded): value = decoded
+        case .failure(let error): return .invalid(id: nil, error: error)
         }
         if case .array = value {
             return .invalid(id: nil, error: .invalidRequest("batches are not supported; send one object per line"))
         }
         return classify(value)
+    }
+
+    /// A line as one JSON value, or the -32700 to send back: plain JSON is read by
+    /// `JSONValueParser`, anything else by Foundation, whose value or verdict stands (with a
+    /// comma before `}` or `]` refused, which Foundation's reader accepts).
+    static func decodeValue(_ line: some Collection<UInt8>) -> Result<JSONValue, JSONRPCError> {
+        let bytes = line.withContiguousStorageIfAvailable { Array($0) } ?? Array(line)
+        if let value = bytes.withUnsafeBufferPointer(JSONValueParser.parse) { return .success(value) }
+        let value: JSONValue
+        do {
+            value = try WireCoding.decoder.decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            return .failure(.parseError("the line is not valid JSON"))
+        }
+        if let offset = TrailingComma.find(in: bytes) {
+            return .failure(.parseError("the line is not valid JSON: a comma before } or ] at byte \(offset)"))
+        }
+        return .success(value)
     }
 
     /// One decoded JSON value as a message: a line's, or a batch member's (`JSONRPCLine`).
