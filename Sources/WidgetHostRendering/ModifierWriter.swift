@@ -105,8 +105,10 @@ extension NodeWriter {
             var passed = context
             passed.tint = style
             inner(&self, passed)
-        case .containerBackground, .widgetURL, .widgetAccentedRenderingMode:
-            // The widget box draws the container background and carries the URL.
+        case .containerBackground, .widgetURL, .widgetAccentedRenderingMode, .activityBackgroundTint,
+            .activitySystemActionForegroundColor:
+            // The widget box (or the Live Activity's banner) draws the container background and
+            // the activity's tints, and carries the URL.
             inner(&self, context)
         case .unknown(let type):
             note("unknown modifier \"\(type)\" ignored")

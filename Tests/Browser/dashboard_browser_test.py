@@ -352,6 +352,10 @@ def bench(args, driver):
                "reloadToPageMsMedian": statistics.median(whole) if whole else None,
                "reloadToPageMsMax": max(whole) if whole else None}
     if args.pid:
+        # Idle means no extension running: the last reload's process is kept for
+        # extension.idle_timeout (30 s), and its stop (the timer, SIGTERM, the exit) would
+        # count as the page's wake-ups.
+        figures["extensionStoppedAfterSeconds"] = wait_for_no_children(args.pid, 45)
         time.sleep(2)
         figures["idleWakeupsOpen"] = wakeups(args.pid, args.idle_seconds)
         figures["idleSecondsOpen"] = args.idle_seconds
@@ -362,6 +366,28 @@ def bench(args, driver):
         figures["idleSecondsClosed"] = 10
     print(json.dumps(figures))
     return 0
+
+
+def wait_for_no_children(pid, limit):
+    """Waits until `pid` has no child process (its extensions stopped), at most `limit`
+    seconds; returns how long it waited."""
+    import glob
+    started = time.time()
+    while time.time() - started < limit:
+        children = False
+        for stat in glob.glob("/proc/[0-9]*/stat"):
+            try:
+                with open(stat) as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                children = True
+                break
+        if not children:
+            break
+        time.sleep(0.5)
+    return round(time.time() - started, 1)
 
 
 def wakeups(pid, seconds):

@@ -52,6 +52,7 @@ private struct TimerLiveActivity: Widget {
                     .foregroundStyle(.tint)
             }
             .keylineTint(Color.orange)
+            .widgetURL(URL(string: "timer://order/\(context.attributes.orderNumber)"))
         }
     }
 }
@@ -74,6 +75,30 @@ struct ActivityConfigurationTests {
         #expect(try text(archives.minimal).contains("timer"))
         #expect(archives.expanded.map(\.position) == ["leading", "trailing", "center", "bottom"])
         #expect(try text(archives.expanded[3].view).contains("Out of date"))
+    }
+
+    @Test("The island's keylineTint and widgetURL, and the Lock Screen view's tints, are archived; nil clears them")
+    func tints() throws {
+        let configuration = try #require(TimerLiveActivity().body as? ActivityConfiguration<TimerAttributes>)
+        let archives = try configuration.archives(
+            attributes: ["orderNumber": "12345"], state: ["timeRemaining": "12:00"], activityID: "a1")
+        #expect(archives.keylineTint == ArchiveColor(.system("orange")))
+        #expect(archives.widgetURL == "timer://order/12345")
+        #expect(archives.lockScreen.modifiers.contains(.activityBackgroundTint(ArchiveColor(.system("black")))))
+        #expect(archives.lockScreen.modifiers.contains(.activitySystemActionForegroundColor(ArchiveColor(.system("white")))))
+
+        let plain = ActivityConfiguration(for: TimerAttributes.self) { _ in
+            Text("x").activityBackgroundTint(nil).activitySystemActionForegroundColor(Color(red: 1, green: 0.5, blue: 0))
+        } dynamicIsland: { _ in
+            DynamicIsland {
+                DynamicIslandExpandedRegion(.bottom) { Text("b") }
+            } compactLeading: { Text("l") } compactTrailing: { Text("t") } minimal: { Text("m") }
+            .keylineTint(nil).widgetURL(nil)
+        }
+        let drawn = try plain.archives(attributes: ["orderNumber": "1"], state: ["timeRemaining": "1"], activityID: "a2")
+        #expect(drawn.keylineTint == nil && drawn.widgetURL == nil)
+        #expect(drawn.lockScreen.modifiers.contains(.activityBackgroundTint(nil)))
+        #expect(drawn.lockScreen.modifiers.contains(.activitySystemActionForegroundColor(ArchiveColor(.rgb(red: 1, green: 0.5, blue: 0)))))
     }
 
     @Test("A state that does not decode as the ContentState is an error, not a crash")

@@ -48,6 +48,26 @@ struct ActivityRenderTests {
         #expect(try text(result.expanded[3].view).contains("John is on the way"))
     }
 
+    @Test("The tints and the island's URL travel with the views: activityBackgroundTint, activitySystemActionForegroundColor, keylineTint, widgetURL")
+    func tintsAndURL() async throws {
+        let params = ActivityRenderParams(
+            activityId: "act-1", attributesType: "PizzaDeliveryAttributes",
+            attributes: try JSONValue(encoding: PizzaDeliveryAttributes(orderNumber: "12345", pizzaType: "Pepperoni")),
+            state: try JSONValue(encoding: state))
+        guard case .response(_, let value) = try await ask(try JSONValue(encoding: params)) else {
+            Issue.record("activity/render answered with an error")
+            return
+        }
+        let result = try value.decode(as: ActivityRenderResult.self)
+        #expect(result.keylineTint == ArchiveColor(.system("orange")))
+        #expect(result.widgetURL == "pizza://order/12345")
+        let modifiers = result.lockScreen.root.modifiers
+        #expect(modifiers.contains(.activityBackgroundTint(ArchiveColor(.system("black")))))
+        #expect(modifiers.contains(.activitySystemActionForegroundColor(ArchiveColor(.system("white")))))
+        // Encoded again, the result reads back the same (the archive round trip).
+        #expect(try WireCoding.decode(ActivityRenderResult.self, from: try WireCoding.encode(result)) == result)
+    }
+
     @Test("An unknown attributes type, or a state that does not decode, is -32602 with the reason")
     func badParams() async throws {
         let unknown = ActivityRenderParams(

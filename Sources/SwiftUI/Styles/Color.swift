@@ -57,6 +57,8 @@ public struct Color: _PrimitiveView, ShapeStyle, Sendable, Hashable {
     public func _archive(in context: _ArchiveContext) -> ViewNode { ViewNode(.fill(archivedStyle)) }
 
     public var _archivedStyle: ArchiveStyle { ArchiveStyle(.color(archived)) }
+    /// The colour as an archive carries it (for WidgetKit's Live Activity tints).
+    public var _archivedColor: ArchiveColor { archived }
 
     var archivedStyle: ArchiveStyle { _archivedStyle }
 

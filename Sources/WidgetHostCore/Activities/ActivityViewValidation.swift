@@ -4,12 +4,14 @@ import WidgetHostProtocol
 /// What the host accepts of an extension's `activity/render` reply (docs/rules.md, "Views"):
 /// the reply at most `max_timeline_bytes`, JSON of the result's shape, each presentation's
 /// archive within `max_view_nodes` and `max_view_depth`, and expanded regions only at the four
-/// known positions, each at most once. Anything else refuses the whole reply with a reason:
+/// known positions, each at most once; every colour it names (`keylineTint`,
+/// `activityBackgroundTint`, `activitySystemActionForegroundColor`) a colour, and every URL
+/// (`widgetURL`, the island's and the views') a URL (`ActivityURLCheck`). Anything else refuses the whole reply with a reason:
 /// the archives are untrusted input, and a Lock Screen drawn half from a refused reply would
 /// hide the extension's bug.
 public enum ActivityViewValidation {
     public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
-        /// `replyTooLarge`, `malformedReply`, `viewTooLarge`, `viewTooDeep` or `badRegion`.
+        /// `replyTooLarge`, `malformedReply`, `viewTooLarge`, `viewTooDeep`, `badRegion`, `badColor` or `badURL`.
         public var code: String
         public var message: String
         public var description: String { "\(code): \(message)" }
@@ -99,6 +101,7 @@ public enum ActivityViewValidation {
                             + "\(limits.maxViewDepth) levels deep"))
             }
         }
+        if let refusal = attributeRefusal(result) { return .failure(refusal) }
         var checked = result
         checked.lockScreen.rejected = nil
         checked.compactLeading.rejected = nil
@@ -106,5 +109,42 @@ public enum ActivityViewValidation {
         checked.minimal.rejected = nil
         for index in checked.expanded.indices { checked.expanded[index].view.rejected = nil }
         return .success(checked)
+    }
+
+    /// The first colour that is not one, or URL that is not one, in the result or its views.
+    private static func attributeRefusal(_ result: ActivityRenderResult) -> Refusal? {
+        if let tint = result.keylineTint, !tint.isDrawable {
+            return Refusal(
+                code: "badColor",
+                message: "the Dynamic Island's keylineTint is not a colour (\(ActivityAttributeText.quoted(tint))); "
+                    + "pass a Color, or nil for none")
+        }
+        if let url = result.widgetURL, let problem = ActivityURLCheck.problem(url) {
+            return Refusal(code: "badURL", message: "the Dynamic Island's widgetURL \(problem)")
+        }
+        for (name, archive) in result.presentations {
+            var stack = [archive.root]
+            while let node = stack.popLast() {
+                for modifier in node.modifiers {
+                    switch modifier {
+                    case .activityBackgroundTint(let color?), .activitySystemActionForegroundColor(let color?):
+                        guard !color.isDrawable else { continue }
+                        return Refusal(
+                            code: "badColor",
+                            message: "the activity's \(name) view has \(modifier.type) with something that is not a "
+                                + "colour (\(ActivityAttributeText.quoted(color))); pass a Color, or nil for the system's")
+                    case .widgetURL(let url):
+                        guard let problem = ActivityURLCheck.problem(url) else { continue }
+                        return Refusal(code: "badURL", message: "the activity's \(name) view has a widgetURL that \(problem)")
+                    default: continue
+                    }
+                }
+                if case .link(let url, _) = node.content, let problem = ActivityURLCheck.problem(url) {
+                    return Refusal(code: "badURL", message: "the activity's \(name) view has a Link whose URL \(problem)")
+                }
+                for child in node.childNodes { stack.append(child) }
+            }
+        }
+        return nil
     }
 }

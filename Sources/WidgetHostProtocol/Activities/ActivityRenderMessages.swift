@@ -48,16 +48,24 @@ public struct ActivityRenderResult: Sendable, Hashable, Codable {
     public var compactTrailing: ViewArchive
     public var minimal: ViewArchive
     public var expanded: [Region]
+    /// `DynamicIsland.keylineTint(_:)`: the tint of the island's border around this activity;
+    /// absent: none.
+    public var keylineTint: ArchiveColor?
+    /// `DynamicIsland.widgetURL(_:)`: the URL a tap on any of the activity's views opens in
+    /// its app, unless the view has its own (`widgetURL` modifier, `Link`); absent: none.
+    public var widgetURL: String?
 
     public init(
         lockScreen: ViewArchive, compactLeading: ViewArchive, compactTrailing: ViewArchive, minimal: ViewArchive,
-        expanded: [Region]
+        expanded: [Region], keylineTint: ArchiveColor? = nil, widgetURL: String? = nil
     ) {
         self.lockScreen = lockScreen
         self.compactLeading = compactLeading
         self.compactTrailing = compactTrailing
         self.minimal = minimal
         self.expanded = expanded
+        self.keylineTint = keylineTint
+        self.widgetURL = widgetURL
     }
 
     /// Each presentation's archive with its name (`lockScreen`, `compactLeading`, …, `expanded.bottom`).

@@ -46,6 +46,36 @@ public struct ArchiveColor: Sendable, Hashable, Codable {
         }
         if opacity != 1 { try container.encode(opacity, forKey: .opacity) }
     }
+
+    /// The system colours' names a host draws (`Color.red`, `.primary`, `.accentColor`, …).
+    public static let systemNames: Set<String> = [
+        "black", "white", "clear", "gray", "red", "orange", "yellow", "green", "mint", "teal", "cyan", "blue", "indigo",
+        "purple", "pink", "brown", "primary", "secondary", "accentColor",
+    ]
+
+    /// The longest asset colour name the host accepts, in UTF-8 bytes (ours).
+    public static let maxNameBytes = 256
+
+    /// A colour a host can draw: sRGB components and opacity finite and within 0…1, a system
+    /// colour the host knows, or an asset colour's name of 1…`maxNameBytes` bytes. What the
+    /// decoder could not read as a colour is none of these.
+    public var isDrawable: Bool {
+        func unit(_ value: Double) -> Bool { value.isFinite && value >= 0 && value <= 1 }
+        guard unit(opacity) else { return false }
+        switch value {
+        case .rgb(let red, let green, let blue): return unit(red) && unit(green) && unit(blue)
+        case .system(let name): return Self.systemNames.contains(name)
+        case .named(let name): return !name.isEmpty && name.utf8.count <= Self.maxNameBytes
+        }
+    }
+
+    /// An optional colour under `key`: absent or null is nil (the system's colour); anything
+    /// else that is not a colour decodes as one no host draws (`isDrawable` false), so that a
+    /// validator can refuse it instead of the value silently meaning "the default".
+    public static func optional<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, _ key: Key) -> ArchiveColor? {
+        guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return nil }
+        return (try? container.decode(ArchiveColor.self, forKey: key)) ?? ArchiveColor(.system("(not a colour)"))
+    }
 }
 
 /// A `ShapeStyle`: what fills text, shapes and backgrounds.

@@ -35,6 +35,11 @@ public enum ViewModifierNode: Sendable, Hashable, Codable {
     case tint(ArchiveStyle)
     /// `fit` or `fill`, with an optional width/height ratio (`scaledToFit()`, `aspectRatio`).
     case aspectRatio(Double?, contentMode: String)
+    /// `activityBackgroundTint(_:)`: a Live Activity's Lock Screen background; nil: the system's.
+    case activityBackgroundTint(ArchiveColor?)
+    /// `activitySystemActionForegroundColor(_:)`: the text of the system's action button
+    /// beside a Live Activity on the Lock Screen; nil: the system's.
+    case activitySystemActionForegroundColor(ArchiveColor?)
     case unknown(type: String)
 
     /// The view a modifier carries (a background's, an overlay's), if any.
@@ -70,13 +75,15 @@ public enum ViewModifierNode: Sendable, Hashable, Codable {
         case .contentTransition: "contentTransition"
         case .tint: "tint"
         case .aspectRatio: "aspectRatio"
+        case .activityBackgroundTint: "activityBackgroundTint"
+        case .activitySystemActionForegroundColor: "activitySystemActionForegroundColor"
         case .unknown(let type): type
         }
     }
 
     private enum CodingKeys: String, CodingKey {
         case type, top, leading, bottom, trailing, frame, font, weight, style, shape, view, alignment, limit, factor,
-            opacity, url, value, mode, reason, transition, ratio, contentMode
+            opacity, url, value, mode, reason, transition, ratio, contentMode, color
     }
 
     public init(from decoder: any Decoder) throws {
@@ -127,6 +134,9 @@ public enum ViewModifierNode: Sendable, Hashable, Codable {
             return .aspectRatio(
                 container.number(.ratio).flatMap { $0 > 0 ? $0 : nil },
                 contentMode: container.lenient(String.self, .contentMode) ?? "fit")
+        case "activityBackgroundTint": return .activityBackgroundTint(ArchiveColor.optional(container, .color))
+        case "activitySystemActionForegroundColor":
+            return .activitySystemActionForegroundColor(ArchiveColor.optional(container, .color))
         default: return nil
         }
     }
@@ -170,6 +180,8 @@ public enum ViewModifierNode: Sendable, Hashable, Codable {
         case .aspectRatio(let ratio, let contentMode):
             try container.encodeIfPresent(ratio, forKey: .ratio)
             try container.encode(contentMode, forKey: .contentMode)
+        case .activityBackgroundTint(let color), .activitySystemActionForegroundColor(let color):
+            try container.encodeIfPresent(color, forKey: .color)
         case .unknown: break
         }
     }

@@ -6,12 +6,15 @@ import WidgetHostProtocol
 /// docs/rules.md "Live Activity views"): deterministic, escaped and self-contained, as
 /// `WidgetRenderer`'s fragments are, and counting timers live under the page's `LiveScript`.
 ///
-/// The Lock Screen view sits on a banner in the page's colour scheme; the Dynamic Island's
-/// presentations are drawn dark, in full colour, with no background of their own (the island
-/// around them is black).
+/// The Lock Screen view sits on a banner in the page's colour scheme, tinted by the view's
+/// `activityBackgroundTint` if it has one; the Dynamic Island's presentations are drawn dark,
+/// in full colour, with no background of their own (the island around them is black). Each
+/// carries the URL a tap opens (`data-wh-url`): the view's own `widgetURL`, else `defaultURL`
+/// (the island's `widgetURL`, which Apple makes the default for every view of the activity).
 public enum ActivityViewRenderer {
     public static func render(
-        _ archive: ViewArchive?, presentation: ActivityPresentation, activityID: String, options: RenderOptions
+        _ archive: ViewArchive?, presentation: ActivityPresentation, activityID: String, defaultURL: String? = nil,
+        options: RenderOptions
     ) -> RenderedActivityView {
         let size = presentation.displaySize
         let scheme: ViewEnvironment.ColorScheme = presentation.isDynamicIsland ? .dark : options.colorScheme
@@ -23,10 +26,17 @@ public enum ActivityViewRenderer {
         var style = "width:\(CSSNumber.px(size.width));height:\(CSSNumber.px(size.height));color:\(palette.label(1).css);"
         if !presentation.isDynamicIsland {
             style += "border-radius:\(CSSNumber.px(lockScreenCornerRadius));"
-            style += "background:\(scheme == .dark ? "rgba(28,28,30,.82)" : "rgba(245,245,247,.86)");"
+            if let tint = archive.flatMap({ backgroundTint(in: $0.root) }) {
+                style += "background:\(palette.color(tint).css);"
+            } else {
+                style += "background:\(scheme == .dark ? "rgba(28,28,30,.82)" : "rgba(245,245,247,.86)");"
+            }
         }
         var html = "<div class=\"\(classes)\" data-wh-presentation=\"\(presentation.rawValue)\""
         html += " data-wh-activity=\"\(HTMLText.attribute(activityID))\" data-wh-at=\"\(NodeWriter.seconds(options.at))\""
+        if let url = archive.flatMap({ WidgetRenderer.widgetURL(in: $0.root) }) ?? defaultURL {
+            html += " data-wh-url=\"\(HTMLText.attribute(url))\""
+        }
         html += " style=\"\(style)\">"
         guard let archive else {
             // An expanded region the extension left empty: the island shows nothing there.
@@ -45,6 +55,32 @@ public enum ActivityViewRenderer {
 
     /// The Lock Screen banner's corner radius (ours: a notification's).
     public static let lockScreenCornerRadius = 22.0
+
+    /// The first `activityBackgroundTint` in the tree, outermost first; nil when there is none
+    /// or it asks for the system's background.
+    static func backgroundTint(in node: ViewNode) -> ArchiveColor? {
+        firstColor(in: node) { if case .activityBackgroundTint(let color) = $0 { color } else { nil } }
+    }
+
+    /// The first `activitySystemActionForegroundColor` in the tree, outermost first.
+    static func systemActionColor(in node: ViewNode) -> ArchiveColor? {
+        firstColor(in: node) { if case .activitySystemActionForegroundColor(let color) = $0 { color } else { nil } }
+    }
+
+    /// The outermost modifier `match` recognises (`.some`), and its colour (nil: the system's).
+    private static func firstColor(in root: ViewNode, _ match: (ViewModifierNode) -> ArchiveColor??) -> ArchiveColor? {
+        var queue = [root]
+        var index = 0
+        while index < queue.count {
+            let node = queue[index]
+            index += 1
+            for modifier in node.modifiers.reversed() {
+                if let found = match(modifier) { return found }
+            }
+            queue.append(contentsOf: node.childNodes)
+        }
+        return nil
+    }
 }
 
 /// One presentation drawn: an HTML fragment, its size in points, and what could not be shown.

@@ -44,8 +44,10 @@ public enum DynamicIslandWriter {
             let (first, firstNotes) = view(ongoing[0], .minimal, options)
             let (second, secondNotes) = view(ongoing[1], .minimal, options)
             var html = "<div class=\"wh-island-row\">"
-            html += pill(width: bareWidth + ActivityPresentation.minimal.displaySize.width, content: "<div class=\"wh-island-gap\"></div>" + first)
-            html += "<div class=\"wh-island wh-island-detached\">\(second)</div></div>"
+            html += pill(
+                width: bareWidth + ActivityPresentation.minimal.displaySize.width,
+                content: "<div class=\"wh-island-gap\"></div>" + first, ongoing[0], options)
+            html += "<div class=\"wh-island wh-island-detached\"\(keyline(ongoing[1], options))>\(second)</div></div>"
             return (html, firstNotes + secondNotes)
         }
     }
@@ -56,7 +58,7 @@ public enum DynamicIslandWriter {
         let (trailing, trailingNotes) = view(activity, .compactTrailing, options)
         let content = leading + "<div class=\"wh-island-gap\"></div>" + trailing
         return (
-            "<div class=\"wh-island-row\">\(pill(width: ActivityPresentation.islandCompactWidth, content: content))</div>",
+            "<div class=\"wh-island-row\">\(pill(width: ActivityPresentation.islandCompactWidth, content: content, activity, options))</div>",
             leadingNotes + trailingNotes
         )
     }
@@ -65,7 +67,10 @@ public enum DynamicIslandWriter {
     public static func minimal(_ activity: LockScreenActivity, options: RenderOptions) -> (html: String, notes: [String]) {
         let (minimal, notes) = view(activity, .minimal, options)
         let width = bareWidth + ActivityPresentation.minimal.displaySize.width
-        return ("<div class=\"wh-island-row\">\(pill(width: width, content: "<div class=\"wh-island-gap\"></div>" + minimal))</div>", notes)
+        return (
+            "<div class=\"wh-island-row\">\(pill(width: width, content: "<div class=\"wh-island-gap\"></div>" + minimal, activity, options))</div>",
+            notes
+        )
     }
 
     /// Expanded: leading, center and trailing in a row, the bottom under them.
@@ -80,13 +85,30 @@ public enum DynamicIslandWriter {
         let (bottom, bottomNotes) = view(activity, .expandedBottom, options)
         notes += bottomNotes
         var html = "<div class=\"wh-island wh-island-expanded\" style=\"width:\(CSSNumber.px(ActivityPresentation.islandExpandedWidth));"
-        html += "height:\(CSSNumber.px(ActivityPresentation.lockScreen.displaySize.height))\">"
+        html += "height:\(CSSNumber.px(ActivityPresentation.lockScreen.displaySize.height));\(keylineStyle(activity, options))\">"
         html += "<div class=\"wh-island-top\">\(row)</div>\(bottom)</div>"
         return (html, notes)
     }
 
-    private static func pill(width: Double, content: String) -> String {
-        "<div class=\"wh-island\" style=\"width:\(CSSNumber.px(width));height:\(CSSNumber.px(height))\">\(content)</div>"
+    private static func pill(
+        width: Double, content: String, _ activity: LockScreenActivity? = nil, _ options: RenderOptions? = nil
+    ) -> String {
+        var style = "width:\(CSSNumber.px(width));height:\(CSSNumber.px(height));"
+        if let activity, let options { style += keylineStyle(activity, options) }
+        return "<div class=\"wh-island\" style=\"\(style)\">\(content)</div>"
+    }
+
+    /// The activity's `keylineTint` as a thin line around the island (Apple: "a subtle tint
+    /// color to the surrounding border"; 1 pt: ours); empty without one.
+    static func keylineStyle(_ activity: LockScreenActivity, _ options: RenderOptions) -> String {
+        guard let tint = activity.views?.result.keylineTint else { return "" }
+        let palette = Palette(scheme: .dark, mode: .fullColor, accent: RGBA(hex: options.accent))
+        return "box-shadow:0 0 0 1px \(palette.color(tint).css);"
+    }
+
+    private static func keyline(_ activity: LockScreenActivity, _ options: RenderOptions) -> String {
+        let style = keylineStyle(activity, options)
+        return style.isEmpty ? "" : " style=\"\(style)\""
     }
 
     private static func view(
@@ -100,7 +122,8 @@ public enum DynamicIslandWriter {
             )
         }
         let drawn = ActivityViewRenderer.render(
-            views.result.view(for: presentation), presentation: presentation, activityID: activity.id, options: options)
+            views.result.view(for: presentation), presentation: presentation, activityID: activity.id,
+            defaultURL: views.result.widgetURL, options: options)
         return (drawn.html, drawn.notes.map { "\(activity.id) \(presentation.title): \($0)" })
     }
 

@@ -45,12 +45,24 @@ public enum LockScreen {
                 continue
             }
             let drawn = ActivityViewRenderer.render(
-                views.result.lockScreen, presentation: .lockScreen, activityID: activity.id, options: options)
-            html += drawn.html
+                views.result.lockScreen, presentation: .lockScreen, activityID: activity.id,
+                defaultURL: views.result.widgetURL, options: options)
+            html += activity.state.isOngoing ? drawn.html : withSystemAction(drawn.html, views.result.lockScreen, options)
             notes += drawn.notes.map { "\(activity.id) Lock Screen: \($0)" }
         }
         html += "</div></div>"
         return (html, height, notes)
+    }
+
+    /// An ended activity's banner with the system's action that clears it, in the view's
+    /// `activitySystemActionForegroundColor` (Apple: "the auxiliary action button that the
+    /// system shows next to a Live Activity on the Lock Screen"; a device reveals it with a
+    /// swipe; drawn on ended activities only, at the banner's top trailing corner: ours).
+    static func withSystemAction(_ banner: String, _ view: ViewArchive, _ options: RenderOptions) -> String {
+        let palette = Palette(scheme: options.colorScheme, mode: .fullColor, accent: RGBA(hex: options.accent))
+        let color = ActivityViewRenderer.systemActionColor(in: view.root).map(palette.color) ?? palette.label(1)
+        let button = "<div class=\"wh-activity-action\" style=\"color:\(color.css)\">Clear</div>"
+        return "<div class=\"wh-activity-ended\">\(banner)\(button)</div>"
     }
 
     /// One activity's Dynamic Island in each presentation, captioned.
@@ -125,6 +137,8 @@ public enum LockScreen {
 .wh-lockscreen-time{position:absolute;top:92px;left:0;right:0;text-align:center;font-size:92px;font-weight:700;line-height:1.1;letter-spacing:-2px}
 .wh-lockscreen-widgets{position:absolute;top:214px;left:0;right:0;display:flex;justify-content:center;gap:10px;flex-wrap:wrap}
 .wh-lockscreen-activities{position:absolute;left:11px;right:11px;display:flex;flex-direction:column;gap:11px}
+.wh-activity-ended{position:relative}
+.wh-activity-action{position:absolute;top:8px;right:10px;padding:3px 10px;border-radius:12px;background:rgba(120,120,128,.36);font-size:13px;font-weight:600}
 .wh-activity-missing{height:60px;border-radius:22px;background:rgba(255,255,255,.18);display:flex;align-items:center;justify-content:center;font-size:13px}
 .wh-islands-column h2{font-size:16px;margin:0 0 12px}
 .wh-islands{margin:0 0 18px}.wh-islands-title{font-size:13px;margin:0 0 8px;font-weight:600}

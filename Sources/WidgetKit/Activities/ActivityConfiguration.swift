@@ -34,7 +34,8 @@ public struct ActivityConfiguration<Attributes: ActivityAttributes>: PrimitiveWi
                 expanded: island.expanded.map { region in
                     let presentation = ActivityPresentation(rawValue: "expanded.\(region.position.name)") ?? .expandedBottom
                     return ActivityArchives.Region(position: region.position.name, view: archive(region.view, presentation))
-                })
+                },
+                keylineTint: island.keylineTint, widgetURL: island.url)
         }
     }
 
@@ -64,6 +65,10 @@ public struct ActivityArchives: Sendable, Hashable {
     public var compactTrailing: ViewNode
     public var minimal: ViewNode
     public var expanded: [Region]
+    /// `DynamicIsland.keylineTint(_:)`.
+    public var keylineTint: ArchiveColor?
+    /// `DynamicIsland.widgetURL(_:)`, as `URL.absoluteString`.
+    public var widgetURL: String?
 }
 
 /// `ActivityViewContext`: what an activity's views are built from.
@@ -80,6 +85,8 @@ public struct DynamicIsland {
     let compactLeading: AnyView
     let compactTrailing: AnyView
     let minimal: AnyView
+    var keylineTint: ArchiveColor?
+    var url: String?
 
     public init<CompactLeading: View, CompactTrailing: View, Minimal: View>(
         @DynamicIslandExpandedContentBuilder expanded: () -> [DynamicIslandExpandedRegionBox],
@@ -93,9 +100,21 @@ public struct DynamicIsland {
         self.minimal = AnyView(minimal())
     }
 
-    /// The island's tint around the compact and minimal views (drawn by the host as is).
-    public func keylineTint(_ color: Color?) -> DynamicIsland { self }
-    public func widgetURL(_ url: URL?) -> DynamicIsland { self }
+    /// A subtle tint on the island's border around the activity's views (the host draws it
+    /// around the compact, minimal and expanded presentations).
+    public func keylineTint(_ color: Color?) -> DynamicIsland {
+        var copy = self
+        copy.keylineTint = color?._archivedColor
+        return copy
+    }
+
+    /// The URL a tap on any of the activity's views opens in the app, unless the view has its
+    /// own (`widgetURL(_:)` on a view, or a `Link`).
+    public func widgetURL(_ url: URL?) -> DynamicIsland {
+        var copy = self
+        copy.url = url?.absoluteString
+        return copy
+    }
 }
 
 /// `DynamicIslandExpandedRegionPosition`.
@@ -145,8 +164,14 @@ public enum DynamicIslandExpandedContentBuilder {
 }
 
 extension View {
-    /// The Lock Screen background of a Live Activity (drawn by the host as is).
-    public func activityBackgroundTint(_ color: Color?) -> some View { self }
-    /// The color of the system's action button on the Lock Screen.
-    public func activitySystemActionForegroundColor(_ color: Color?) -> some View { self }
+    /// The tint of a Live Activity's Lock Screen background; nil: the system's material.
+    public func activityBackgroundTint(_ color: Color?) -> some View {
+        _modifier(.activityBackgroundTint(color?._archivedColor))
+    }
+
+    /// The text colour of the system's action button beside a Live Activity on the Lock
+    /// Screen; nil: the system's.
+    public func activitySystemActionForegroundColor(_ color: Color?) -> some View {
+        _modifier(.activitySystemActionForegroundColor(color?._archivedColor))
+    }
 }

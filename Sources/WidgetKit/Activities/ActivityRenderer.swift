@@ -39,7 +39,8 @@ extension ActivityConfiguration {
                 expanded: archives.expanded.map { region in
                     let presentation = ActivityPresentation(rawValue: "expanded.\(region.position)") ?? .expandedBottom
                     return .init(position: region.position, view: wrap(region.view, presentation))
-                })
+                },
+                keylineTint: archives.keylineTint, widgetURL: archives.widgetURL)
         }
     }
 }

@@ -60,6 +60,7 @@ public struct PizzaDeliveryLiveActivity: Widget {
                     .foregroundStyle(.tint)
             }
             .keylineTint(Color.orange)
+            .widgetURL(URL(string: "pizza://order/\(context.attributes.orderNumber)"))
         }
     }
 }
