@@ -46,6 +46,13 @@ public final class DashboardServer: @unchecked Sendable {
         port.map { "http://\(urlHost):\($0)/?token=\(token.value)" }
     }
 
+    /// The live updates' open `/events` streams and the timers they keep scheduled, read on
+    /// the host's loop: a page left open costs one keep-alive timer, however many are open.
+    public func liveTimers() -> EventLoopFuture<(streams: Int, timers: Int)> {
+        let live = self.live
+        return live.eventLoop.submit { (live.openStreams, live.scheduledTimers) }
+    }
+
     /// Subscribes to the host's notices and listens. Call from outside the event loop.
     public func start() async throws -> String {
         let loop = source.eventLoop

@@ -199,4 +199,8 @@ final class LiveUpdates: @unchecked Sendable {
     }
 
     var openStreams: Int { clients.count }
+
+    /// The timers it keeps scheduled: one keep-alive while any page is open, whatever their
+    /// number; none with none open (the daemon's idle wake-ups, docs/benchmarks.md).
+    var scheduledTimers: Int { keepAliveTask == nil ? 0 : 1 }
 }

@@ -373,6 +373,39 @@ struct StatusReplyCacheRuntimeTests {
         }
     }
 
+    @Test("status's extensions, kept between requests, follow every new catalog")
+    func extensionsFollowTheCatalog() throws {
+        let fixture = try DaemonFixture()
+        let runtime = fixture.daemon.runtime
+        let client = try fixture.client()
+        _ = try client.result("addWidget", ["kind": "WellBehavedWidget", "family": "systemSmall"], as: AddWidgetResult.self)
+        let original = try runtime.eventLoop.submit { runtime.catalog }.wait()
+        try #require(!original.loaded.isEmpty)
+        var confined = original
+        confined.loaded[0].sandbox = ExtensionSandbox(
+            mode: "enforce", applied: [SandboxRuleState(rule: "seccomp", detail: "test")], missing: [])
+        var unconfined = original
+        unconfined.loaded[0].sandbox = nil
+        var none = original
+        none.loaded = []
+        for catalog in [confined, unconfined, confined, none, original] {
+            let (expected, twice) = try runtime.eventLoop.submit { () throws -> ([ExtensionStatus], [[ExtensionStatus]]) in
+                runtime.catalog = catalog
+                let expected = catalog.loaded.compactMap { loaded in
+                    loaded.sandbox.map { ExtensionStatus(id: loaded.id, sandbox: $0) }
+                }
+                // Twice: the second answer is the kept one.
+                let twice = try (0..<2).map { _ in
+                    guard case .success(let bytes) = try runtime.statusReply(of: nil) else { return [ExtensionStatus]() }
+                    return try WireCoding.decode(StatusResult.self, from: Data(bytes)).extensions ?? []
+                }
+                return (expected, twice)
+            }.wait()
+            #expect(twice == [expected, expected])
+            #expect(try client.result("status", as: StatusResult.self).extensions ?? [] == expected)
+        }
+    }
+
     @Test("status over the socket is the encoder's bytes, from the cache the second time")
     func overTheSocket() throws {
         let fixture = try DaemonFixture()

@@ -157,6 +157,21 @@ import WidgetHostProtocol
         #expect(probe.waitFor(": keep-alive", timeout: 5) != nil)
     }
 
+    @Test("Open pages share one keep-alive timer; with every page closed, none is left scheduled")
+    func oneTimer() throws {
+        let running = try Running(widgets: Self.widgets, keepAlive: 1)
+        #expect(try running.server.liveTimers().wait() == (0, 0))
+        let probes = (0..<3).map { _ in HTTPProbe() }
+        let tasks = probes.map { $0.stream(running.base + "/events", headers: running.bearer) }
+        for probe in probes { #expect(probe.waitFor("widgethost live updates", timeout: 10) != nil) }
+        #expect(try running.server.liveTimers().wait() == (3, 1))
+        for task in tasks { task.cancel() }
+        // A closed stream is noticed at its next write (the keep-alive, every second here).
+        let deadline = Date().addingTimeInterval(15)
+        while try running.server.liveTimers().wait().streams > 0, Date() < deadline { usleep(100_000) }
+        #expect(try running.server.liveTimers().wait() == (0, 0))
+    }
+
     @Test("/metrics is Prometheus text: reloads by outcome and charge, deferrals, kills, budgets per widget")
     func metrics() throws {
         let running = try Running(widgets: Self.widgets)

@@ -233,8 +233,11 @@ struct ControlDispatcher {
 
     /// The core's rule of who may do what (`ControlAuthority`), with this daemon's settings.
     var authority: ControlAuthority {
-        ControlAuthority(daemonUID: getuid(), adminGroupIDs: settings.adminGroupIDs, appUIDs: settings.appUIDs)
+        ControlAuthority(daemonUID: Self.daemonUID, adminGroupIDs: settings.adminGroupIDs, appUIDs: settings.appUIDs)
     }
+
+    /// The daemon's own uid, read once: it never changes, and `getuid` was a system call per request.
+    private static let daemonUID = getuid()
 
     /// The connection's peer as the core's rule sees it: whether it is one of this daemon's
     /// extension processes is asked at each request (its process group, which the sandbox's

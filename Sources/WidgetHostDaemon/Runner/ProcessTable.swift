@@ -23,7 +23,8 @@ final class ProcessTable: @unchecked Sendable {
     func extensionBundleID(ofPeer pid: pid_t) -> String? {
         eventLoop.preconditionInEventLoop()
         // 0: the peer is in another pid namespace (and getpgid(0) would be our own group).
-        guard pid > 0 else { return nil }
+        // No extension running: no group to be in, and no system call per request to learn it.
+        guard pid > 0, !live.isEmpty else { return nil }
         let group = getpgid(pid)
         guard group > 0 else { return nil }
         return live.values.first { $0.pid == group }?.launch.bundleID
