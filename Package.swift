@@ -322,6 +322,13 @@ let package = Package(
             path: "Tests/Fixtures/AxiomIntents", swiftSettings: [.swiftLanguageMode(.v5)]
         ),
 
+        // An extension whose providers use Swift concurrency every way app code does and say which
+        // thread ran each piece; WidgetHostRunnerTests' GlobalExecutorTests run it in the sandbox.
+        .executableTarget(
+            name: "ConcurrencyFixtureWidget", dependencies: ["WidgetKit"],
+            path: "Tests/Fixtures/ConcurrencyExtension", swiftSettings: strict
+        ),
+
         // Benchmarks (`make bench`, release build; not part of `make test`). See docs/benchmarks.md.
         .executableTarget(
             name: "widgethost-bench",

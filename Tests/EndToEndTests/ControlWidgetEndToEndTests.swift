@@ -13,13 +13,6 @@ import Glibc
 struct ControlWidgetEndToEndTests {
     static let built = RealDaemon.packageRoot.appendingPathComponent(".build/debug")
 
-    /// The W8Trackr extension answers on Swift concurrency's pool, whose libdispatch worker
-    /// monitor reads /proc/TID/stat of each worker thread; the sandbox's Landlock rules grant
-    /// only /proc/PID, so the extension dies with SIGILL ("killed by signal 4") in about one run
-    /// in five (every async provider or intent does). Until the sandbox grants that, these
-    /// tests run the extension unsandboxed so that they test controls, not that.
-    static let config = "[limits]\nsandbox = \"off\"\n"
-
     /// Runs the example app (`w8trackr`) against the daemon and its App Group.
     static func w8trackr(_ daemon: RealDaemon, _ arguments: String...) throws -> CLIRun {
         let process = Process()
@@ -62,7 +55,7 @@ struct ControlWidgetEndToEndTests {
     func w8trackr() throws {
         let plugins = try ExampleBundle.pluginDirectory(holding: "W8Trackr")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
-        let daemon = try RealDaemon(config: Self.config, extraPluginPaths: [plugins])
+        let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let client = try ControlClient(socketPath: daemon.socket)
 
         let listed = try daemon.cli("controls")
@@ -107,7 +100,7 @@ struct ControlWidgetEndToEndTests {
     func w8trackrUnreadable() throws {
         let plugins = try ExampleBundle.pluginDirectory(holding: "W8Trackr")
         defer { try? FileManager.default.removeItem(atPath: plugins) }
-        let daemon = try RealDaemon(config: Self.config, extraPluginPaths: [plugins])
+        let daemon = try RealDaemon(extraPluginPaths: [plugins])
         let client = try ControlClient(socketPath: daemon.socket)
         #expect(try Self.w8trackr(daemon, "log", "81.4", "--unit", "kg").status == 0)
         let first = try Self.control(client, "LogWeightControl") { $0.value != nil && !$0.asking }

@@ -16,9 +16,22 @@ import WidgetHostProtocol
 /// time and in order, blocking while the provider works (async provider and intent code runs
 /// on that thread meanwhile: `ChannelExecutor`); the main thread sits in
 /// `dispatchMain()` so that providers which hop to `DispatchQueue.main` or the main
-/// actor (SwiftData's `mainContext`, for one) still run and complete.
+/// actor (SwiftData's `mainContext`, for one) still run and complete (libdispatch drains the
+/// main queue on an overcommit thread, which its worker monitor leaves alone); every other
+/// task runs on the SDK's global executor (`GlobalExecutor`, at most four threads, started on
+/// demand), never on libdispatch's global queues.
 enum ExtensionMain {
     static func run(named name: String, makeServer: () throws -> ExtensionServer) -> Never {
+        // First, before any other thread starts: tasks run on the SDK's threads, not on
+        // libdispatch's monitored pool, which the sandbox would crash (GlobalExecutor).
+        #if os(Linux)
+            let missed = GlobalExecutor.installInProcess()
+            if !missed.isEmpty {
+                StandardError.write(
+                    "widgetkit: cannot install \(missed.joined(separator: ", ")); tasks run on libdispatch's worker pool, "
+                        + "which dies inside the sandbox (docs/security.md)")
+            }
+        #endif
         // A host that goes away must not kill us with SIGPIPE mid-write; EPIPE ends the loop instead.
         signal(SIGPIPE, SIG_IGN)
         let server: ExtensionServer
