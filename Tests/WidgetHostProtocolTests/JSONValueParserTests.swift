@@ -70,7 +70,7 @@ struct JSONValueParserTests {
 
     @Test("Lines in the subset read to Foundation's value; lines mutated byte by byte never read to another")
     func differential() {
-        var generator = SplitMix(seed: 16)
+        var generator = SeededGenerator(seed: 16)
         var read = 0
         for _ in 0..<400 {
             let value = Self.randomValue(&generator, depth: 0, container: true)
@@ -99,7 +99,7 @@ struct JSONValueParserTests {
 
     private static let alphabet = Array(#"{}[],:"\ 0123456789-.eEtrufalsn/bx"#.utf8) + [0x00, 0x0A, 0xC3, 0xA9, 0xFF]
 
-    private static func randomValue(_ generator: inout SplitMix, depth: Int, container: Bool = false) -> JSONValue {
+    private static func randomValue(_ generator: inout SeededGenerator, depth: Int, container: Bool = false) -> JSONValue {
         let kind = container ? 5 + Int(generator.next() % 2) : Int(generator.next() % (depth > 3 ? 5 : 7))
         switch kind {
         case 0: return .null
@@ -118,21 +118,8 @@ struct JSONValueParserTests {
         }
     }
 
-    private static func randomString(_ generator: inout SplitMix) -> String {
+    private static func randomString(_ generator: inout SeededGenerator) -> String {
         let pieces = ["a", "id", "status", " ", "é", "✓", "😀", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{7F}", "w1", "0"]
         return (0..<Int(generator.next() % 6)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -147,7 +147,7 @@ struct RFC3339Tests {
 
     @Test("Formatting writes what the String-built formatter wrote, over four centuries and every fraction shape")
     func formatMatchesReference() {
-        var generator = SplitMix(seed: 16)
+        var generator = SeededGenerator(seed: 16)
         var dates = [
             Date(timeIntervalSince1970: 0), eight, eight.addingTimeInterval(0.5), eight.addingTimeInterval(0.000001),
             eight.addingTimeInterval(0.9999996), eight.addingTimeInterval(-0.25), Date(timeIntervalSince1970: -1),
@@ -197,18 +197,5 @@ struct RFC3339Tests {
             text += "." + fraction
         }
         return text + "Z"
-    }
-}
-
-/// A fixed pseudo-random sequence (SplitMix64): the same dates on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
