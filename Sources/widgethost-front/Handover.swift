@@ -30,12 +30,18 @@ enum Handover {
         } else {
             paths = candidates(besides: executablePath() ?? arguments.first ?? "widgethost")
         }
-        var lastError: Int32 = ENOENT
+        // Name the path whose failure says most: the first that exists but would not run (a
+        // directory the user may not enter, a missing execute bit), else the first tried.
+        var failure: (path: String, error: Int32) = (paths.first ?? name, ENOENT)
+        var found = false
         for path in paths {
             execvArguments(path: path, arguments: arguments)
-            lastError = errno
+            if !found, errno != ENOENT {
+                failure = (path, errno)
+                found = true
+            }
         }
-        let line = "widgethost: cannot run \(paths.first ?? name) (\(String(cString: strerror(lastError)))); reinstall widgethost\n"
+        let line = "widgethost: cannot run \(failure.path) (\(String(cString: strerror(failure.error)))); reinstall widgethost\n"
         _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
         return 70  // EX_SOFTWARE
     }

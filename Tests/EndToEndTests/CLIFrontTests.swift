@@ -120,6 +120,31 @@ struct CLIFrontTests {
         #expect(server.requests.count == 1)
     }
 
+    /// A full CLI beside the front that exists but will not run: the message names it with its
+    /// own error, not with the last candidate's (`/usr/libexec/...`: "No such file or directory").
+    @Test("A full CLI that is there but will not run is named with its own error")
+    func unrunnableFullCLI() throws {
+        let front = try #require(CLI.binary)
+        let directory = try TemporaryDirectory()
+        let bin = directory.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: front.path, toPath: bin + "/widgethost")
+        #expect(FileManager.default.createFile(
+            atPath: bin + "/widgethost-cli", contents: Data("not a program".utf8), attributes: [.posixPermissions: 0o644]))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: bin + "/widgethost")
+        process.arguments = ["list"]
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 70)
+        #expect(text == "widgethost: cannot run \(bin)/widgethost-cli (Permission denied); reinstall widgethost\n")
+    }
+
     @Test("What the front hands over before connecting: other commands, --json, the parser's forms, no daemon")
     func handedOverUnsent() throws {
         let directory = try TemporaryDirectory()
