@@ -1,4 +1,3 @@
-import DequeModule
 import Foundation
 import WidgetHostCore
 import WidgetHostProtocol
@@ -29,7 +28,9 @@ struct RecordJSON {
 
     let capacity: Int
     private var fields: [String: Fields] = [:]
-    private var order = Deque<String>()
+    /// Ids in the order they were admitted, from `head` on.
+    private var order: [String] = []
+    private var head = 0
 
     init(capacity: Int = 256) {
         self.capacity = capacity
@@ -72,11 +73,17 @@ struct RecordJSON {
     /// A widget whose fields were not kept: the one kept longest makes room.
     private mutating func admitted(_ id: String) {
         order.append(id)
-        while fields.count > capacity, let oldest = order.popFirst() {
+        while fields.count > capacity, head < order.count {
+            let oldest = order[head]
+            head += 1
             if oldest != id { fields.removeValue(forKey: oldest) }
         }
         // Forgotten ids and ids admitted again after being forgotten stay in `order`.
-        if order.count > 2 * capacity { order = Deque(order.filter { fields[$0] != nil }) }
+        if order.count - head > 2 * capacity || head > capacity {
+            var seen = Set<String>()
+            order = order[head...].reversed().filter { fields[$0] != nil && seen.insert($0).inserted }.reversed()
+            head = 0
+        }
     }
 
     /// One field's value and the JSON made from it.
