@@ -96,12 +96,13 @@ test-system: deb
 # Benchmarks against their floors and a peer (docs/benchmarks.md): a release build, one
 # table, Benchmarks/results/latest.json. Not part of `make test`; about 5 minutes on 2 cores
 # once built. i3blocks is the peer; it is installed here, not for the tests.
-# BENCH_FLAGS=--quick for a short run.
+# BENCH_FLAGS=--quick for a short run. It measures the binaries `make release` builds (the
+# same flags, so neither rebuilds the other's tree).
 BENCH_PACKAGES := i3blocks
 BENCH_FLAGS ?=
 bench: deps
 	@scripts/ensure-packages.sh $(BENCH_PACKAGES)
-	@Benchmarks/run.sh $(BENCH_FLAGS)
+	@RELEASE_FLAGS="$(RELEASE_FLAGS)" Benchmarks/run.sh $(BENCH_FLAGS)
 
 # Only the core's rules (microseconds each).
 test-core:

@@ -4,20 +4,23 @@
 # Usage: Benchmarks/run.sh [--quick] [--peer-window SECONDS] [--idle-window SECONDS] [--skip reload,throughput,idle,core,peer]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# `make bench` passes the Makefile's RELEASE_FLAGS: the binaries measured are the ones `make
+# release` builds and `make install` ships, and the two targets share one build tree.
+read -r -a flags <<<"${RELEASE_FLAGS:--c release}"
 products=(widgethostd widgethost widgethost-bench widgethost-bench-extension widgethost-bench-echo widgethost-bench-render
     birthdays BirthdayRemindersWidget W8TrackrWidget LucidPalWidget WidgyWidget)
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
 for product in "${products[@]}"; do
-    echo "bench: swift build -c release --product $product" >&2
-    if ! swift build -c release --product "$product" >"$build_log" 2>&1; then
+    echo "bench: swift build ${flags[*]} --product $product" >&2
+    if ! swift build "${flags[@]}" --product "$product" >"$build_log" 2>&1; then
         grep -E "error" "$build_log" >&2 || tail -20 "$build_log" >&2
         echo "bench: the release build of $product failed" >&2
         exit 1
     fi
     grep -E "warning:" "$build_log" >&2 || true
 done
-bin=$(swift build -c release --show-bin-path)
+bin=$(swift build "${flags[@]}" --show-bin-path)
 "$bin/widgethost-bench" --json Benchmarks/results/latest.json "$@"
 # Rendering (issue 13): a systemLarge archive to HTML, against 1 ms.
 render_args=()

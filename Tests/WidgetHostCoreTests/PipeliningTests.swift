@@ -122,26 +122,29 @@ struct PipeliningTests {
         #expect(live.status("w3").currentEntry.entry?.content["text"] == "new")
     }
 
-    @Test("Only timeline/get goes ahead: a request of another method, and what follows it, waits its turn")
-    func onlyTimelines() {
+    @Test("A snapshot goes ahead too, in order with the reloads around it")
+    func snapshotsAhead() {
         var test = Self.host(3)
+        test.holdEntries = true
         let first = test.handle(.reloadRequested(ReloadRequest(.widget("w1")))).requests
         #expect(first.map(\.widget) == ["w1"])
-        let snapshot = test.host.handle(.snapshotRequested("w2", isPreview: true), at: test.now)
-        #expect(snapshot.requests.isEmpty)
+        let snapshot = test.handle(.snapshotRequested("w2", isPreview: true)).requests
+        #expect(snapshot.map(\.call.method) == [.snapshot])
         let third = test.handle(.reloadRequested(ReloadRequest(.widget("w3")))).requests
-        #expect(third.isEmpty)  // behind the snapshot
-        let next = test.handle(Self.reply(first[0], at: t0)).requests
-        #expect(next.map(\.call.method) == [.snapshot, .timeline])
-        #expect(next.map(\.widget) == ["w2", "w3"])
+        #expect(third.map(\.widget) == ["w3"])
+        #expect(test.handle(Self.reply(first[0], at: t0)).requests.isEmpty)
+        // The snapshot runs now: its timeout is the extension's deadline.
+        #expect(test.host.nextDeadline == t0 + 5)
     }
 
-    @Test("At most aheadLimit requests are written ahead of the running one; the rest follow as answers come")
+    @Test("At most aheadLimit requests are written ahead of the running one; more only once no more than aheadRefill are left, then up to aheadLimit in one write")
     func aheadLimit() {
-        var test = Self.host(70)
+        var test = Self.host(100)
         let sent = test.handle(.reloadRequested(ReloadRequest(.kind("BirthdayHomeWidget", app: nil)))).requests
         #expect(sent.count == 65)
-        let more = test.handle(Self.reply(sent[0], at: t0)).requests
-        #expect(more.map(\.widget) == ["w66"])
+        var later: [[ExtensionRequest]] = []
+        for request in sent.prefix(32) { later.append(test.handle(Self.reply(request, at: t0)).requests) }
+        #expect(later.dropLast().allSatisfy { $0.isEmpty })
+        #expect(later.last?.map(\.widget) == (66...97).map { WidgetID("w\($0)") })
     }
 }

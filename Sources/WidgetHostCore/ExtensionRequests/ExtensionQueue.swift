@@ -7,10 +7,12 @@ import WidgetHostProtocol
 /// a fresh one.
 ///
 /// An extension that declares `pipelining` (it reads its requests while it answers and
-/// answers in order) is also written the reloads queued behind the running request, up to
-/// `aheadLimit`, so that reloads due at one instant go out in one write and the host need
-/// not wake once per answer to send the next. Each still *runs* only once the one before it
-/// is answered: its timeout starts then, and a breach is still the running request's.
+/// answers in order) is also written the entry and timeline requests queued behind the
+/// running request (`writesAhead`), up to `aheadLimit`, so that reloads due at one instant go
+/// out in one write, a new widget's placeholder and first timeline are one round trip, and
+/// the host need not wake once per answer to send the next. Each still *runs* only once the
+/// one before it is answered: its timeout starts then, and a breach is still the running
+/// request's.
 struct ExtensionQueue: Sendable {
     struct InFlight: Sendable, Hashable {
         var request: ExtensionRequest
@@ -20,13 +22,20 @@ struct ExtensionQueue: Sendable {
 
     /// The most requests written ahead of their turn to one process.
     static let aheadLimit = 64
+    /// Once `aheadLimit` are ahead, more is written only when no more than this many are
+    /// left there, then up to `aheadLimit` again: a steady stream (a fill of thousands of widgets) goes out
+    /// `aheadLimit - aheadRefill` requests a write, not one per answer, and the process still
+    /// has `aheadRefill` in its stdin while the host reads the answers.
+    static let aheadRefill = 32
 
     var waiting = Deque<ExtensionRequest>()
     var inFlight: InFlight?
     /// Written to the process behind `inFlight`, in order; each becomes `inFlight` when the
-    /// one before it is answered. Only `timeline/get` (nothing a client waits on), so a
-    /// request here whose widget is removed is simply answered and dropped.
+    /// one before it is answered. Only `writesAhead` requests (nothing a client waits on, no
+    /// side effect), so a request here whose widget is removed is simply answered and dropped.
     var ahead = Deque<ExtensionRequest>()
+    /// `ahead` reached `aheadLimit` and has not yet come down to `aheadRefill`.
+    var aheadFull = false
     /// Set while the process is (as far as the core knows) alive and idle.
     var idleSince: Date?
     /// The core has sent this process work since it was last started, and not stopped it.
@@ -68,19 +77,37 @@ extension ExtensionQueue {
         return written ? .started(request) : .sent(request)
     }
 
-    /// Moves the `timeline/get` requests waiting behind the one in flight to `ahead`, in
-    /// order, up to `aheadLimit`, and returns them to be written; the first request of another
-    /// method stops it (the queue's order is the process's).
+    /// Requests that may be written ahead: `placeholder/get`, `snapshot/get` and
+    /// `timeline/get` ask the provider for entries and change nothing in the extension, no
+    /// client waits on their answer (a snapshot's arrives as a notice), and the answer for a
+    /// removed widget is dropped. Not `intent/perform` (its side effects must not run for a
+    /// widget removed meanwhile), nor what a client waits on (`intent/options`,
+    /// `control/value`: a removed widget's are answered at once), nor `activity/render` (no
+    /// widget's; it stays in line as before).
+    static func writesAhead(_ call: ExtensionRequest.Call) -> Bool {
+        switch call {
+        case .placeholder, .snapshot, .timeline: true
+        case .perform, .options, .controlValue, .activityRender: false
+        }
+    }
+
+    /// Moves the requests waiting behind the one in flight that may go ahead (`writesAhead`)
+    /// to `ahead`, in order, up to `aheadLimit` (after reaching it, only once no more than
+    /// `aheadRefill` are left), and returns them to be written; the first request that may
+    /// not stops it (the queue's order is the process's).
     mutating func takeAhead(at now: Date, limits: ExtensionLimits) -> [ExtensionRequest] {
         guard inFlight != nil else { return [] }
+        if ahead.count <= Self.aheadRefill { aheadFull = false }
+        guard !aheadFull else { return [] }
         var taken: [ExtensionRequest] = []
-        while ahead.count < Self.aheadLimit, let next = waiting.first, case .timeline = next.call {
+        while ahead.count < Self.aheadLimit, let next = waiting.first, Self.writesAhead(next.call) {
             var request = waiting.removeFirst()
             // Its timeout starts when it runs; until then this is what it would be at the earliest.
             request.deadline = now + limits.timeout(for: request.call.method)
             ahead.append(request)
             taken.append(request)
         }
+        if ahead.count == Self.aheadLimit { aheadFull = true }
         return taken
     }
 
@@ -88,6 +115,7 @@ extension ExtensionQueue {
     /// `waiting`, in order, for a fresh process; the others are returned.
     mutating func requeueAhead(keeping keep: (ExtensionRequest) -> Bool) -> [ExtensionRequest] {
         var dropped: [ExtensionRequest] = []
+        aheadFull = false
         while let request = ahead.popLast() {
             if keep(request) { waiting.prepend(request) } else { dropped.append(request) }
         }

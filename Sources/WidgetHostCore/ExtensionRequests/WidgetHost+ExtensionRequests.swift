@@ -38,8 +38,8 @@ extension WidgetHost {
             // Written ahead: it is in the process's stdin already and runs from now.
             deadlines.schedule(.extension(ext), at: request.deadline)
         }
-        // An extension that declared `pipelining` is written the reloads waiting behind the
-        // running request, in order (`ExtensionQueue.takeAhead`).
+        // An extension that declared `pipelining` is written the entry and timeline requests
+        // waiting behind the running request, in order (`ExtensionQueue.takeAhead`).
         guard catalog.descriptor(of: ext)?.pipelining == true else { return }
         for request in queues.values[index].takeAhead(at: now, limits: configuration.limits) {
             step.effects.append(.send(request))

@@ -16,7 +16,7 @@ public struct ExtensionDescriptor: Sendable, Hashable, Codable {
     /// The `ActivityAttributes` types it draws Live Activities for (`initialize`'s `activities`).
     public var activities: [String]
     /// It reads requests while it answers and answers them in order (`initialize`'s
-    /// `pipelining`): reloads may be written to it ahead of their turn.
+    /// `pipelining`): entry and timeline requests may be written to it ahead of their turn.
     public var pipelining: Bool
 
     public init(

@@ -45,6 +45,8 @@ struct TestHost {
     /// What the synthetic extension answers to `intent/perform`, `intent/options` and
     /// `control/value`; nil: it holds them (the test answers by hand).
     var intents: (ExtensionRequest.Call) -> ExtensionReply? = { _ in nil }
+    /// Hold `placeholder/get` and `snapshot/get` too (the test answers them by hand).
+    var holdEntries = false
     /// Every `.answer` effect, by the request id the client waits on.
     var answers: [RequestID: HostReply] {
         Dictionary(
@@ -80,6 +82,10 @@ struct TestHost {
     }
 
     private mutating func answer(_ request: ExtensionRequest) {
+        if holdEntries, request.call.method == .placeholder || request.call.method == .snapshot {
+            held.append(request)
+            return
+        }
         switch request.call {
         case .placeholder(let params):
             absorb(
