@@ -9,15 +9,17 @@
 //      handler of the daemon's must not run on the child's stack);
 //   2. its own process group (a kill reaches its children too; the control socket knows an
 //      extension peer by its group);
-//   3. its stdin, stdout and stderr from the three pipes;
+//   3. its stdin, stdout and stderr from the three pipes, and every other descriptor closed
+//      but the ruleset's (a library's descriptor opened without O_CLOEXEC would otherwise
+//      outlive a killed daemon in its extensions; and the sooner the child lets go of the
+//      parent's descriptors, the shorter another thread's script, just written, stays
+//      "busy" for its own execve: ETXTBSY);
 //   4. RLIMIT_NOFILE and RLIMIT_NPROC;
 //   5. PR_SET_NO_NEW_PRIVS;
 //   6. a Landlock rule for its own /proc/PID (only the child can name it), then
-//      landlock_restrict_self;
+//      landlock_restrict_self, and the ruleset's descriptor closed;
 //   7. the seccomp filter;
-//   8. every descriptor from 3 up closed (a library's descriptor opened without O_CLOEXEC
-//      would otherwise outlive a killed daemon in its extensions);
-//   9. an empty signal mask, and execve.
+//   8. an empty signal mask, and execve.
 // A step that fails is reported to the parent in the shared memory (which step, errno); the
 // child exits 127. Without `required`, a rule that fails (Landlock, seccomp, a limit) is
 // skipped, as the kernel lacking it is; with it, the spawn fails naming the rule.
@@ -81,20 +83,18 @@ enum child_step {
     STEP_NO_NEW_PRIVS,
     STEP_LANDLOCK,
     STEP_SECCOMP,
-    STEP_CLOSE,
     STEP_EXEC,
 };
 
 static const char *step_rule(int step) {
     switch (step) {
     case STEP_PROCESS_GROUP: return "its own process group (setpgid)";
-    case STEP_DESCRIPTORS: return "its standard descriptors (dup2)";
+    case STEP_DESCRIPTORS: return "its descriptors (dup2, close_range)";
     case STEP_OPEN_FILES: return "the open-files limit (setrlimit RLIMIT_NOFILE)";
     case STEP_PROCESSES: return "the process limit (setrlimit RLIMIT_NPROC)";
     case STEP_NO_NEW_PRIVS: return "no_new_privs (PR_SET_NO_NEW_PRIVS)";
     case STEP_LANDLOCK: return "Landlock (landlock_restrict_self)";
     case STEP_SECCOMP: return "the seccomp filter (seccomp SECCOMP_SET_MODE_FILTER)";
-    case STEP_CLOSE: return "closing inherited descriptors (close_range)";
     default: return "the spawn";
     }
 }
@@ -183,6 +183,18 @@ static int make_ruleset(const struct widgethost_sandbox *sandbox, struct widgeth
         missing(sandbox, failure, "Landlock", why);
         return -1;
     }
+    if (ruleset < 3) {
+        // A host started with its standard descriptors closed: keep it clear of the child's dup2s.
+        int moved = fcntl(ruleset, F_DUPFD_CLOEXEC, 3);
+        close(ruleset);
+        if (moved < 0) {
+            char why[256];
+            snprintf(why, sizeof why, "fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
+            missing(sandbox, failure, "Landlock", why);
+            return -1;
+        }
+        ruleset = moved;
+    }
     // Descriptors are close-on-exec; the child's are closed before its execve anyway.
     uint64_t read = (LL_FS_EXECUTE | LL_FS_READ_FILE | LL_FS_READ_DIR) & attr.handled_access_fs;
     // Everything but device nodes (and ioctl on devices).
@@ -242,6 +254,25 @@ static int process_limit(const struct widgethost_sandbox *sandbox, struct widget
 
 // MARK: - The child
 
+/// Closes the descriptors `first` through `last`. Before Linux 5.9 (no close_range): one
+/// close each, up to RLIMIT_NOFILE.
+static int close_range_or_each(unsigned first, unsigned last) {
+    if (first > last) return 0;
+    if (syscall(__NR_close_range, first, last, 0) == 0) return 0;
+    if (errno != ENOSYS) return -1;
+    struct rlimit limit;
+    unsigned bound = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (unsigned)limit.rlim_cur : 65536;
+    for (unsigned fd = first; fd <= last && fd < bound; fd++) close((int)fd);
+    return 0;
+}
+
+/// Closes every descriptor from `first` up but `kept` (-1: none).
+static int close_from(int first, int kept) {
+    if (kept < first) return close_range_or_each((unsigned)first, ~0U);
+    if (close_range_or_each((unsigned)first, (unsigned)kept - 1) != 0) return -1;
+    return close_range_or_each((unsigned)kept + 1, ~0U);
+}
+
 static void report(struct child_plan *plan, int step) {
     plan->error = errno != 0 ? errno : EPERM;
     plan->step = step;
@@ -276,6 +307,7 @@ static int child(void *argument) {
             report(plan, STEP_DESCRIPTORS);
         }
     }
+    if (close_from(3, plan->ruleset) != 0) report(plan, STEP_DESCRIPTORS);
     if (plan->confined) {
         // 4.
         if (plan->open_files >= 0) {
@@ -304,20 +336,14 @@ static int child(void *argument) {
             }
             if (syscall(__NR_landlock_restrict_self, plan->ruleset, plan->restrict_flags) != 0 && plan->required)
                 report(plan, STEP_LANDLOCK);
+            close(plan->ruleset);
         }
         // 7.
         if (plan->filter != NULL && syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, plan->filter) != 0
             && plan->required)
             report(plan, STEP_SECCOMP);
     }
-    // 8. (The ruleset's descriptor goes too.) Before Linux 5.9: one close each.
-    if (syscall(__NR_close_range, 3U, ~0U, 0) != 0) {
-        if (errno != ENOSYS) report(plan, STEP_CLOSE);
-        struct rlimit limit;
-        long last = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (long)limit.rlim_cur : 65536;
-        for (long fd = 3; fd < last; fd++) close((int)fd);
-    }
-    // 9.
+    // 8.
     sigset_t none;
     sigemptyset(&none);
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, _NSIG / 8);
