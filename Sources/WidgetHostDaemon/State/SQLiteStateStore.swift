@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import WidgetHostCore
 import WidgetHostDriver
 import WidgetHostProtocol
@@ -20,6 +21,8 @@ public final class SQLiteStateStore: StateStore {
     /// The state file's path.
     public let path: String
     private let queue: DatabaseQueue
+    /// The records' JSON, each field's bytes kept while it does not change.
+    private let recordJSON = Mutex(RecordJSON())
 
     /// Opens the state in `directory`, creating the directory (mode 0700) and an empty state
     /// file if missing. Refuses, without changing it, a file from a newer schema
@@ -113,7 +116,7 @@ public final class SQLiteStateStore: StateStore {
         let hostJSON = try host.map { record throws(StateError) in try Self.json(record, of: "host") }
         let rows = try changed.map { record throws(StateError) in
             (
-                record: record, json: try Self.json(record, of: record.id.rawValue),
+                record: record, json: try json(of: record),
                 configuration: try record.info.configuration.map { values throws(StateError) in
                     try Self.json(values, of: record.id.rawValue)
                 }
@@ -125,6 +128,7 @@ public final class SQLiteStateStore: StateStore {
         let activityRows = try activities.changed.map { record throws(StateError) in
             (record: record, json: try Self.json(record, of: record.id))
         }
+        if !removed.isEmpty { recordJSON.withLock { memo in for id in removed { memo.forget(id.rawValue) } } }
         do {
             try queue.write { db in
                 if let host, let hostJSON {
@@ -168,6 +172,14 @@ public final class SQLiteStateStore: StateStore {
             }
         } catch {
             throw .writeFailed(path: path, sqliteMessage: StateFileProbe.message(of: error))
+        }
+    }
+
+    private func json(of record: WidgetRecord) throws(StateError) -> String {
+        let encoded = recordJSON.withLock { memo in Result { try memo.encode(record) } }
+        switch encoded {
+        case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .failure(let error): throw .unencodable(widget: record.id.rawValue, reason: "\(error)")
         }
     }
 

@@ -58,8 +58,9 @@ public struct InitializeResult: Sendable, Hashable, Codable {
     /// (`activity/render`). Absent: none.
     public var activities: [String]?
     /// True: the extension reads its requests while it answers, one after the other and in
-    /// order, so the host may write `timeline/get` requests ahead of the answer to the one
-    /// before (protocol version 3). Absent or false: one request at a time.
+    /// order, so the host may write `placeholder/get`, `snapshot/get` and `timeline/get`
+    /// requests ahead of the answer to the one before (protocol version 3). Absent or false:
+    /// one request at a time.
     public var pipelining: Bool?
     public init(
         widgets: [WidgetDescriptor], controls: [ControlDescriptor]? = nil, activities: [String]? = nil,

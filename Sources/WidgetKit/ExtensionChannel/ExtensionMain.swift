@@ -80,7 +80,11 @@ enum ExtensionMain {
                 StandardError.write("widgetkit: reading stdin failed (errno \(errno)); exiting")
                 exit(1)
             }
-            let frames = count == 0 ? framer.finish() : framer.append(chunk[..<count])
+            // The read buffer's bytes, not a slice of it: `append(some Sequence)` runs
+            // unspecialised across modules, a fifth of the SDK's time per request (perf).
+            let frames =
+                count == 0
+                ? framer.finish() : chunk.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             for frame in frames {
                 guard let reply = server.handle(frame: frame) else { continue }
                 switch output.write(reply) {

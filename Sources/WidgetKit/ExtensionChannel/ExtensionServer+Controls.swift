@@ -20,7 +20,7 @@ extension ExtensionServer {
         }
     }
 
-    func answerControlValue(_ params: JSONValue?, reply: @escaping @Sendable (Result<JSONValue, JSONRPCError>) -> Void) {
+    func answerControlValue(_ params: JSONValue?, reply: @escaping @Sendable (Answered) -> Void) {
         let request: ControlValueParams
         do {
             request = try (params ?? .null).decode(as: ControlValueParams.self)

@@ -7,7 +7,7 @@ extension ExtensionServer {
     /// `intent/perform`: rebuild the intent from its type and values, run `perform()`, and
     /// answer with what it asked `WidgetCenter` to reload. A `perform()` that throws is a
     /// failed intent (`{"error": …}`), not a protocol error: the extension lives on.
-    func performIntent(_ params: JSONValue?, reply: @escaping @Sendable (Result<JSONValue, JSONRPCError>) -> Void) {
+    func performIntent(_ params: JSONValue?, reply: @escaping @Sendable (Answered) -> Void) {
         let request: IntentPerformParams
         do {
             request = try (params ?? .null).decode(as: IntentPerformParams.self)
@@ -26,7 +26,7 @@ extension ExtensionServer {
 
     /// `intent/options`: the choices for one parameter of a configurable kind's intent (an
     /// `AppEnum`'s cases, or an `EntityQuery`'s `suggestedEntities()` and `defaultResult()`).
-    func intentOptions(_ params: JSONValue?, reply: @escaping @Sendable (Result<JSONValue, JSONRPCError>) -> Void) {
+    func intentOptions(_ params: JSONValue?, reply: @escaping @Sendable (Answered) -> Void) {
         let request: IntentOptionsParams
         do {
             request = try (params ?? .null).decode(as: IntentOptionsParams.self)

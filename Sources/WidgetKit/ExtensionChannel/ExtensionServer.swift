@@ -85,7 +85,7 @@ public struct ExtensionServer: Sendable {
     }
 
     public func handle(line: some Collection<UInt8>, reply: @escaping @Sendable ([UInt8]?) -> Void) {
-        respond(to: JSONRPCMessage.parse(line)) { message in reply(message.map(Self.encode)) }
+        outcome(of: JSONRPCMessage.parse(line)) { reply($0.line) }
     }
 
     /// Blocks the calling thread until the provider has answered. For the stdin loop's
@@ -112,19 +112,24 @@ public struct ExtensionServer: Sendable {
     /// reply (notifications, responses). A provider that calls its completion handler
     /// twice is logged and its second answer dropped.
     public func respond(to parsed: JSONRPCMessage.Parsed, reply: @escaping @Sendable (JSONRPCMessage?) -> Void) {
+        outcome(of: parsed) { reply($0.message) }
+    }
+
+    /// `respond(to:reply:)` before the reply is either a message or a line.
+    private func outcome(of parsed: JSONRPCMessage.Parsed, reply: @escaping @Sendable (Outcome) -> Void) {
         switch parsed {
         case .invalid(let id, let error):
-            reply(.errorResponse(id: id, error: error))
+            reply(.error(id: id, error))
         case .message(.request(let id, let method, let params)):
             let once = ReplyOnce(method: method, reply)
             answer(method: method, params: params) { result in
                 switch result {
-                case .success(let value): once.send(.response(id: id, result: value))
-                case .failure(let error): once.send(.errorResponse(id: id, error: error))
+                case .success(let answer): once.send(.answer(id: id, answer))
+                case .failure(let error): once.send(.error(id: id, error))
                 }
             }
         case .message(.notification), .message(.response), .message(.errorResponse):
-            reply(nil)
+            reply(.none)
         }
     }
 
@@ -134,9 +139,7 @@ public struct ExtensionServer: Sendable {
         }
     }
 
-    private func answer(
-        method: String, params: JSONValue?, reply: @escaping @Sendable (Result<JSONValue, JSONRPCError>) -> Void
-    ) {
+    private func answer(method: String, params: JSONValue?, reply: @escaping @Sendable (Answered) -> Void) {
         guard let known = ExtensionMethod(rawValue: method) else {
             reply(.failure(.methodNotFound(method, known: ExtensionMethod.allCases.map(\.rawValue))))
             return
@@ -181,7 +184,7 @@ public struct ExtensionServer: Sendable {
     }
 
     /// `activity/render`: the views of the `ActivityConfiguration` for the params' attributes type.
-    private func renderActivity(_ params: JSONValue?) -> Result<JSONValue, JSONRPCError> {
+    private func renderActivity(_ params: JSONValue?) -> Answered {
         let request: ActivityRenderParams
         do {
             request = try (params ?? .null).decode(as: ActivityRenderParams.self)
@@ -205,16 +208,61 @@ public struct ExtensionServer: Sendable {
 
     // MARK: Encoding
 
-    /// A payload as a response's result. A payload JSON cannot hold (a NaN in the content)
-    /// is the provider's bug, reported as -32603 with the reason; a JSON-RPC error (a
+    /// A request's result: encoded once, straight into its reply line (`handle(line:)`), or
+    /// as a `JSONValue` for a reply message (`respond(to:)`).
+    struct Answer: Sendable {
+        let payload: any Encodable & Sendable
+    }
+
+    typealias Answered = Result<Answer, JSONRPCError>
+
+    /// A payload as a response's result. A provider that failed to make one (content JSON
+    /// cannot hold, a NaN) is reported as -32603 with the reason; a JSON-RPC error (a
     /// configuration that does not fit the intent) is sent as it is.
-    static func wire<Payload: Encodable>(_ payload: Result<Payload, any Error>) -> Result<JSONValue, JSONRPCError> {
-        do {
-            return .success(try JSONValue(encoding: payload.get()))
-        } catch let error as JSONRPCError {
-            return .failure(error)
-        } catch {
-            return .failure(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+    static func wire<Payload: Encodable & Sendable>(_ payload: Result<Payload, any Error>) -> Answered {
+        switch payload {
+        case .success(let value): .success(Answer(payload: value))
+        case .failure(let error as JSONRPCError): .failure(error)
+        case .failure(let error): .failure(internalError(error))
+        }
+    }
+
+    static func internalError(_ error: any Error) -> JSONRPCError {
+        JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)")
+    }
+
+    /// What one line gets: nothing, an error, or a request's answer.
+    enum Outcome: Sendable {
+        case none
+        case error(id: JSONRPCID?, JSONRPCError)
+        case answer(id: JSONRPCID, Answer)
+
+        /// The reply line, newline included. A result JSON cannot hold (a NaN) is -32603 with
+        /// the reason, so the request still gets its one reply.
+        var line: [UInt8]? {
+            switch self {
+            case .none: return nil
+            case .error(let id, let error): return ExtensionServer.encode(.errorResponse(id: id, error: error))
+            case .answer(let id, let answer):
+                do {
+                    return try JSONRPCMessage.responseLine(id: id, result: answer.payload)
+                } catch {
+                    return ExtensionServer.encode(.errorResponse(id: id, error: ExtensionServer.internalError(error)))
+                }
+            }
+        }
+
+        var message: JSONRPCMessage? {
+            switch self {
+            case .none: return nil
+            case .error(let id, let error): return .errorResponse(id: id, error: error)
+            case .answer(let id, let answer):
+                do {
+                    return .response(id: id, result: try JSONValue(encoding: answer.payload))
+                } catch {
+                    return .errorResponse(id: id, error: ExtensionServer.internalError(error))
+                }
+            }
         }
     }
 
@@ -229,9 +277,7 @@ public struct ExtensionServer: Sendable {
                 case .errorResponse(let id, _): id
                 case .notification: nil
                 }
-            let fallback = JSONRPCMessage.errorResponse(
-                id: id,
-                error: JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+            let fallback = JSONRPCMessage.errorResponse(id: id, error: internalError(error))
             return Array((try? fallback.encodedLine()) ?? Data("\n".utf8))
         }
     }
