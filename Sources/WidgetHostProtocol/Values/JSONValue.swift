@@ -52,9 +52,10 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-    /// Re-reads this value as a typed message (the params of a request, the result of a reply).
+    /// Re-reads this value as a typed message (the params of a request, the result of a reply),
+    /// as `WireCoding.decoder` reads this value's JSON text, without the text (`JSONValueDecoder`).
     public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
-        try WireCoding.decoder.decode(T.self, from: WireCoding.encode(self))
+        try JSONValueDecoder.decode(T.self, from: self)
     }
 
     /// The JSON form of any encodable value: what encoding it with `WireCoding` and parsing
