@@ -22,7 +22,6 @@ let package = Package(
         .executable(name: "widgethostd", targets: ["widgethostd"]),
         .executable(name: "widgethost", targets: ["widgethost-front"]),
         .executable(name: "widgethost-cli", targets: ["widgethost"]),
-        .executable(name: "widgethost-sandbox", targets: ["widgethost-sandbox"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -91,19 +90,10 @@ let package = Package(
             dependencies: ["WidgetHostCore", "WidgetHostProtocol"],
             swiftSettings: strict
         ),
-        // posix_spawn's closefrom action and pidfd_open, declared for Swift (no library to link).
-        .systemLibrary(name: "CSpawn"),
-        // The exec shim every extension starts through (issue 17, docs/security.md): resource limits,
-        // no_new_privs, Landlock, a seccomp filter, then execve. C and libc only: it runs on every spawn.
-        // The Swift driver links every executable with swiftrt.o and -lswiftCore; a C program needs
-        // neither, and loading the Swift runtime only to exec would cost each spawn milliseconds. So
-        // it is linked without Swift's startup object and statically (the static Swift libraries
-        // then contribute nothing: nothing refers to them): no NEEDED library at all, checked by
-        // scripts/check-dependencies.sh. Not a static PIE: SwiftPM gives every executable an
-        // -rpath, and glibc's static-PIE start-up asserts that there is none.
-        .executableTarget(
-            name: "widgethost-sandbox", path: "Sources/widgethost-sandbox",
-            linkerSettings: [.unsafeFlags(["-nostartfiles", "-static-executable"])]),
+        // The spawn that confines an extension before its own code runs (issue 17, docs/security.md):
+        // a CLONE_VM | CLONE_VFORK child that sets its limits, no_new_privs, Landlock and the seccomp
+        // filter with system calls only, then execs the extension; pidfd_open and the sandbox's probes.
+        .target(name: "CSpawn", path: "Sources/CSpawn"),
         // Runs an extension process for everyone: spawning, the session (NDJSON, initialize,
         // request/reply matching), footprint, cgroups, libfaketime, and the synchronous face.
         .target(
@@ -147,6 +137,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API for the statements of every step (`StoreStatements`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

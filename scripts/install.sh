@@ -27,7 +27,7 @@ bindir_in=${1:?usage: scripts/install.sh BINDIR [PREFIX] [DESTDIR]}
 prefix=${2:-/usr}
 destdir=${3:-}
 
-for tool in widgethostd widgethost widgethost-cli widgethost-sandbox; do
+for tool in widgethostd widgethost widgethost-cli; do
     if [ ! -x "$bindir_in/$tool" ]; then
         echo "install: $bindir_in/$tool is missing; build first (make build, or swift build -c release)" >&2
         exit 1
@@ -35,7 +35,6 @@ for tool in widgethostd widgethost widgethost-cli widgethost-sandbox; do
 done
 
 bin="$destdir$prefix/bin"
-# widgethost-sandbox, the exec shim every extension starts through (docs/security.md), and
 # widgethost-cli, the full CLI that the `widgethost` front runs for all but the simple reloads.
 libexec="$destdir$prefix/libexec/widgethost"
 # UNITDIR: where the system units go; the Debian 12 package uses /lib/systemd/system.
@@ -50,7 +49,7 @@ config="$destdir${SYSCONFDIR:-/etc}/widgethost"
 install -d -m 0755 "$bin" "$libexec" "$units" "$user_units" "$sysusers" "$tmpfiles" "$plugins" "$docs" "$config" \
     "$config/plugins.d"
 install -m 0755 "$bindir_in/widgethostd" "$bindir_in/widgethost" "$bin/"
-install -m 0755 "$bindir_in/widgethost-sandbox" "$bindir_in/widgethost-cli" "$libexec/"
+install -m 0755 "$bindir_in/widgethost-cli" "$libexec/"
 
 # The units name /usr/bin/…, /usr/lib/widgethost/… and /usr/share/doc/…; point them at PREFIX.
 rewrite() {
@@ -85,9 +84,9 @@ if [ -d "$bundles_in" ]; then
     done
 fi
 
-# Every executable installed: the binaries, the full CLI, the sandbox shim, and each bundle's.
+# Every executable installed: the binaries, the full CLI, and each bundle's.
 executables=()
-for file in "$bin/widgethostd" "$bin/widgethost" "$libexec/widgethost-cli" "$libexec/widgethost-sandbox" "$plugins"/*.appex/*; do
+for file in "$bin/widgethostd" "$bin/widgethost" "$libexec/widgethost-cli" "$plugins"/*.appex/*; do
     [ -f "$file" ] && [ "$(head -c 4 "$file" | tr -d '\0')" = $'\x7fELF' ] && executables+=("$file")
 done
 

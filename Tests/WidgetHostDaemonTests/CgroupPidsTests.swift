@@ -77,12 +77,12 @@ struct CgroupPidsTests {
         var limits = ExtensionLimits()
         limits.processes = 8
         let launch = ExtensionLaunch(bundleID: "x", executable: "/p/X.appex/x", directory: "/p/X.appex", environment: [:])
-        let sandbox = SandboxConfinement(limits: limits, support: withPids, shim: "/shim").sandbox(for: launch)
+        let sandbox = SandboxConfinement(limits: limits, support: withPids).sandbox(for: launch)
         #expect(sandbox.applied.first { $0.rule == "processes" }?.detail
             == "at most 8 processes and threads besides itself (pids.max = 9 in its cgroup)")
         // required no longer refuses for the process limit alone.
         limits.sandbox = .required
-        #expect(SandboxConfinement(limits: limits, support: withPids, shim: "/shim").refusal == nil)
-        #expect(SandboxConfinement(limits: limits, support: asRoot, shim: "/shim").refusal?.contains("the process limit") == true)
+        #expect(SandboxConfinement(limits: limits, support: withPids).refusal == nil)
+        #expect(SandboxConfinement(limits: limits, support: asRoot).refusal?.contains("the process limit") == true)
     }
 }

@@ -40,9 +40,9 @@ struct InstalledFilesTests {
         #expect(check.status == 0, "\(check.output)")
         let checked = check.standardOutput.split(separator: "\n").filter { $0.hasPrefix("checked ") }
         let executables = checked.filter { !$0.hasPrefix("checked /usr/lib/widgethost/swift/") }
-        // widgethostd, widgethost (the front), widgethost-cli, the sandbox shim and the five
-        // example extensions; the rest are the runtime.
-        #expect(executables.count == 9, "\(check.standardOutput)")
+        // widgethostd, widgethost (the front), widgethost-cli and the five example extensions;
+        // the rest are the runtime.
+        #expect(executables.count == 8, "\(check.standardOutput)")
         #expect(checked.contains { $0.hasPrefix("checked /usr/lib/widgethost/swift/libswiftCore.so:") })
         for bundle in ["BirthdayReminders", "W8Trackr", "LucidPal", "Widgy", "PizzaDelivery"] {
             #expect(check.standardOutput.contains("/usr/lib/widgethost/plugins/\(bundle).appex/"), "\(bundle) not checked")
@@ -57,11 +57,7 @@ struct InstalledFilesTests {
             let dynamic = try runCommand("readelf", ["-dW", "\(root)/\(binary)"])
             #expect(dynamic.standardOutput.contains("Library runpath: [\(runPath)]"), "\(binary): \(dynamic.standardOutput)")
         }
-        // The sandbox shim is linked statically: it runs before the extension and needs no
-        // Swift runtime, so it has no dynamic section and no run path at all.
-        let shim = try runCommand("readelf", ["-dW", "\(root)/usr/libexec/widgethost/widgethost-sandbox"])
-        #expect(shim.standardOutput.contains("no dynamic section"), "the shim is dynamic: \(shim.standardOutput)")
-        // So is the CLI's front (issue 16: the dynamic loader was most of the CLI's start).
+        // The CLI's front is linked statically (issue 16: the dynamic loader was most of the CLI's start): no dynamic section.
         let front = try runCommand("readelf", ["-dW", "\(root)/usr/bin/widgethost"])
         #expect(front.standardOutput.contains("no dynamic section"), "the front is dynamic: \(front.standardOutput)")
         for binary in [

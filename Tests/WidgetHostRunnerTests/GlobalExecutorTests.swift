@@ -14,7 +14,6 @@ import WidgetHostRunner
 @Suite(
     "Swift concurrency in a sandboxed extension runs on the SDK's threads", .tags(.process),
     .enabled(if: SandboxWorld.kernel.landlockABI >= 1, "this kernel offers no Landlock (lsm= lacks landlock)"),
-    .enabled(if: SandboxShim.path != nil, "widgethost-sandbox is not built beside the test bundle"),
     .enabled(if: ConcurrencyFixture.path != nil, "ConcurrencyFixtureWidget is not built beside the test bundle"))
 struct GlobalExecutorTests {
     /// Asks the fixture for the timeline of `kind` in a fresh sandboxed process.

@@ -4,7 +4,7 @@ import WidgetHostBundles
 import WidgetHostCore
 import WidgetHostRunner
 
-/// `SandboxConfinement` works out a launch's shim arguments, PATH and TMPDIR once and reuses
+/// `SandboxConfinement` works out a launch's rules, PATH and TMPDIR once and reuses
 /// them (issue 16: 0.32 M instructions and eight syscalls before every cold start). Reused, the
 /// command is the one a first spawn gets; a launch that differs gets its own; a temporary
 /// directory removed in between is made again.
@@ -12,7 +12,7 @@ import WidgetHostRunner
 struct PreparedLaunchTests {
     private func confinement(root: String) -> SandboxConfinement {
         SandboxConfinement(
-            limits: ExtensionLimits(), support: SandboxSupport(landlockABI: 7, seccomp: true), shim: "/shim",
+            limits: ExtensionLimits(), support: SandboxSupport(landlockABI: 7, seccomp: true),
             temporaryRoot: root)
     }
 
@@ -34,15 +34,18 @@ struct PreparedLaunchTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let sandbox = confinement(root: root)
         let first = try command(sandbox, launch("com.example.a"))
-        #expect(first.executable == "/shim" && first.reportsOnDescriptor3)
-        #expect(first.arguments.suffix(5) == ["--report-fd", "3", "--", "/plugins/com.example.a.appex/probe", "--flag"])
+        #expect(first.executable == "/plugins/com.example.a.appex/probe" && first.arguments == ["--flag"])
+        #expect(first.sandbox?.read.first == "/plugins/com.example.a.appex")
+        #expect(first.sandbox?.write.contains(root + "/com.example.a") == true)
+        #expect(first.sandbox?.landlockABI == 7 && first.sandbox?.seccomp == true && first.sandbox?.required == false)
         #expect(first.environment["PATH"] == "/usr/bin:/bin", "a PATH entry outside the read grants is dropped")
         #expect(first.environment["TMPDIR"] == root + "/com.example.a")
         #expect(try command(sandbox, launch("com.example.a")) == first)
         #expect(try command(confinement(root: root), launch("com.example.a")) == first, "a fresh confinement agrees")
         let other = try command(sandbox, launch("com.example.b"))
         #expect(other.environment["TMPDIR"] == root + "/com.example.b")
-        #expect(other.arguments.contains("/plugins/com.example.b.appex") && !other.arguments.contains("/plugins/com.example.a.appex"))
+        #expect(other.sandbox?.read.contains("/plugins/com.example.b.appex") == true)
+        #expect(other.sandbox?.read.contains("/plugins/com.example.a.appex") == false)
         let otherPath = try command(sandbox, launch("com.example.a", path: "/bin"))
         #expect(otherPath.environment["PATH"] == "/bin")
     }

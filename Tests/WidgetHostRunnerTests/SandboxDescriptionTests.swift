@@ -43,7 +43,7 @@ struct SandboxDescriptionTests {
 
     @Test("auto lists what applies and what this kernel lacks, with why", arguments: kernels)
     func auto(kernel: Kernel) {
-        let sandbox = SandboxConfinement(limits: ExtensionLimits(), support: kernel.support, shim: "/shim", temporaryRoot: "/tmp/t")
+        let sandbox = SandboxConfinement(limits: ExtensionLimits(), support: kernel.support, temporaryRoot: "/tmp/t")
             .sandbox(for: Self.launch)
         #expect(sandbox.mode == "auto")
         #expect(sandbox.applied.map(\.rule) == kernel.applied)
@@ -60,21 +60,14 @@ struct SandboxDescriptionTests {
         var limits = ExtensionLimits()
         limits.sandbox = .required
         let older = SandboxConfinement(
-            limits: limits, support: SandboxSupport(landlockABI: 3, seccomp: true), shim: "/shim", temporaryRoot: "/tmp/t")
+            limits: limits, support: SandboxSupport(landlockABI: 3, seccomp: true), temporaryRoot: "/tmp/t")
         let sandbox = older.sandbox(for: Self.launch)
         #expect(sandbox.mode == "required")
         #expect(sandbox.refused?.contains("Landlock TCP rules cannot be applied") == true)
         #expect(sandbox.refused?.contains("set limits.sandbox = \"auto\"") == true)
         let full = SandboxConfinement(
-            limits: limits, support: SandboxSupport(landlockABI: 7, seccomp: true), shim: "/shim", temporaryRoot: "/tmp/t")
+            limits: limits, support: SandboxSupport(landlockABI: 7, seccomp: true), temporaryRoot: "/tmp/t")
         #expect(full.sandbox(for: Self.launch).refused == nil)
-    }
-
-    @Test("Without the shim every start is refused, and the sandbox says so")
-    func missingShim() {
-        let confinement = SandboxConfinement(
-            limits: ExtensionLimits(), support: SandboxSupport(landlockABI: 7, seccomp: true), shim: nil, temporaryRoot: "/tmp/t")
-        #expect(confinement.sandbox(for: Self.launch).refused?.contains("widgethost-sandbox is not installed") == true)
     }
 
     @Test("off applies nothing: every rule is missing because of limits.sandbox")
@@ -94,7 +87,7 @@ struct SandboxDescriptionTests {
         limits.openFiles = 64
         limits.processes = 8
         let confinement = SandboxConfinement(
-            limits: limits, support: SandboxSupport(landlockABI: 7, seccomp: true), shim: "/shim", temporaryRoot: "/tmp/t")
+            limits: limits, support: SandboxSupport(landlockABI: 7, seccomp: true), temporaryRoot: "/tmp/t")
         func detail(_ rule: String, network: Bool = false) -> String {
             var launch = Self.launch
             launch.networkClient = network
@@ -113,7 +106,7 @@ struct SandboxDescriptionTests {
     @Test("It travels as JSON and back")
     func wire() throws {
         let sandbox = SandboxConfinement(
-            limits: ExtensionLimits(), support: SandboxSupport(landlockABI: 5, seccomp: true), shim: "/shim", temporaryRoot: "/tmp/t")
+            limits: ExtensionLimits(), support: SandboxSupport(landlockABI: 5, seccomp: true), temporaryRoot: "/tmp/t")
             .sandbox(for: Self.launch)
         let data = try WireCoding.encode(ExtensionStatus(id: "com.example.probe.widget", sandbox: sandbox))
         #expect(try WireCoding.decode(ExtensionStatus.self, from: data).sandbox == sandbox)

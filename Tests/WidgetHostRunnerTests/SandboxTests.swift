@@ -7,12 +7,11 @@ import WidgetHostRunner
 import Glibc
 #endif
 
-/// A hostile extension inside widgethost-sandbox, on this kernel: each attempt is a real
+/// A hostile extension inside the sandbox, on this kernel: each attempt is a real
 /// process, refused by the kernel (docs/security.md lists which rule stops which).
 @Suite(
     "The sandbox refuses what a hostile extension tries", .tags(.process), .serialized,
-    .enabled(if: SandboxWorld.kernel.landlockABI >= 1, "this kernel offers no Landlock (lsm= lacks landlock)"),
-    .enabled(if: SandboxShim.path != nil, "widgethost-sandbox is not built beside the test bundle"))
+    .enabled(if: SandboxWorld.kernel.landlockABI >= 1, "this kernel offers no Landlock (lsm= lacks landlock)"))
 struct SandboxTests {
     /// One attempt of the probe, in a fresh world: what it must answer inside the sandbox and,
     /// where the test checks it, outside (so that the refusal is the sandbox's). `{own}`,
@@ -50,6 +49,9 @@ struct SandboxTests {
         Attempt(name: "write another app's group", attempt: "write {other}/widget.json", confined: "refused EACCES"),
         Attempt(name: "plant a file beside the containers", attempt: "write {root}/planted", confined: "refused EACCES"),
         Attempt(name: "plant a file in /tmp", attempt: "write /tmp/planted-by-an-extension-{pid}", confined: "refused EACCES"),
+        // /proc/self is its own /proc/PID (granted by the spawned child); the host's is not.
+        Attempt(name: "read its own /proc/self/status", attempt: "read /proc/self/status", confined: "ok"),
+        Attempt(name: "read the host's /proc/PID/environ", attempt: "read /proc/{pid}/environ", confined: "refused EACCES", unconfined: "ok"),
         // Its process group is how the control socket knows it; no_new_privs is set.
         Attempt(name: "leave its process group", attempt: "setsid -", confined: "refused EPERM", unconfined: "ok"),
         Attempt(name: "no_new_privs", attempt: "nnp -", confined: "count 1"),
@@ -138,7 +140,7 @@ struct SandboxTests {
         defer { world.remove() }
         var limits = ExtensionLimits()
         limits.processes = processes
-        let answer = try world.run("forks 10000", confinement: AsNobody(inner: world.confinement(limits)))
+        let answer = try world.run("forks 10000", confinement: world.confinement(limits), asNobody: true)
         let count = Int(answer.split(separator: " ").last ?? "") ?? -1
         #expect(count >= 1 && count <= processes, "\(answer)")
     }
@@ -174,17 +176,28 @@ struct SandboxTests {
         #expect(try world.run("tcp 127.0.0.1:\(listener.port)", network: true, confinement: confinement) == "ok")
     }
 
-    @Test("Without the shim no extension starts, and the error names the fix")
-    func missingShim() throws {
+    @Test("A rule that fails in the spawned child refuses the spawn in required mode, naming it; auto starts the extension")
+    func childRuleFails() throws {
         let world = try SandboxWorld()
         defer { world.remove() }
-        var confinement = world.confinement()
-        confinement.shim = nil
-        let error = #expect(throws: SpawnError.self) { try world.run("nnp -", confinement: confinement) }
-        #expect(error?.description.contains("set limits.sandbox = \"off\"") == true)
+        // Above fs.nr_open (1,048,576 by default) RLIMIT_NOFILE is refused, even to root.
+        var limits = ExtensionLimits()
+        limits.openFiles = 1 << 30
+        #expect(try world.run("nnp -", confinement: world.confinement(limits)) == "count 1")
+        limits.sandbox = .required
+        // Every rule but this one applies here (as root, the process limit is the cgroup's pids.max).
+        let support = SandboxSupport(
+            landlockABI: SandboxWorld.kernel.landlockABI, seccomp: true,
+            processLimitUnavailable: getuid() == 0 ? "uid 0" : nil, pidsMax: true)
+        let error = #expect(throws: SpawnError.self) {
+            try world.run("nnp -", confinement: world.confinement(limits, support: support))
+        }
+        #expect(
+            error?.description
+                == "cannot start \(world.bundle)/probe: limits.sandbox = \"required\" and the open-files limit (setrlimit RLIMIT_NOFILE) failed: Operation not permitted")
     }
 
-    @Test("A failed execve behind the shim fails the spawn as posix_spawn's own would: the errno, no process")
+    @Test("A failed execve in the confined child fails the spawn as posix_spawn's own would: the errno, no process")
     func execFailure() throws {
         let world = try SandboxWorld()
         defer { world.remove() }

@@ -41,7 +41,7 @@ enum Figures {
         let cold = try ReloadLatency.daemon(coldDaemon, iterations: coldIterations, cold: true)
         coldDaemon.stop()
         // The same cold reload with the extension started unconfined: the difference is what
-        // widgethost-sandbox costs per process start (issue 17; target under 1 ms).
+        // the sandbox costs per process start (issue 17; target under 1 ms).
         log("1. reload latency: cold extension, limits.sandbox = off")
         let unconfinedDaemon = try DaemonProcess(
             settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"0s\"\n[limits]\nsandbox = \"off\"")
@@ -69,7 +69,7 @@ enum Figures {
         for (measure, sample, base) in [
             ("cold floor + initialize (the extension answers it)", spawnInitialize, spawn),
             ("… spawned as the daemon does (environment, pipes, group)", spawnAsDaemon, spawnInitialize),
-            ("… confined as the daemon does (sandbox shim, Landlock, seccomp)", spawnConfined, spawnAsDaemon),
+            ("… confined as the daemon does (limits, Landlock, seccomp)", spawnConfined, spawnAsDaemon),
             ("cold: what the daemon adds (vs the confined floor)", cold, spawnConfined),
             ("cold, sandbox off: what the daemon adds (vs the unconfined floor)", unconfined, spawnAsDaemon),
         ] {

@@ -13,7 +13,7 @@ enum Instructions {
 
     /// valgrind 3.19 cannot read the DWARF 5 of a `-g` release build ("Possibly corrupted
     /// debuginfo file"): callgrind runs a copy with `objcopy --strip-debug` (the symbol table
-    /// stays), beside a copy of `widgethost-sandbox`, which the daemon looks for next to itself.
+    /// stays).
     static func stripped(_ path: String) throws -> String {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let copy = strippedDirectory + "/" + name
@@ -24,11 +24,6 @@ enum Instructions {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw BenchError("objcopy --strip-debug \(path) failed") }
-        let shim = Binaries.directory + "/widgethost-sandbox"
-        let shimCopy = strippedDirectory + "/widgethost-sandbox"
-        if !FileManager.default.fileExists(atPath: shimCopy), FileManager.default.fileExists(atPath: shim) {
-            try FileManager.default.copyItem(atPath: shim, toPath: shimCopy)
-        }
         return copy
     }
 

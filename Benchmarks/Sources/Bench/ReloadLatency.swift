@@ -59,8 +59,8 @@ enum ReloadLatency {
     /// the `initialize` the daemon pipelines ahead of `timeline/get` (both in one write, both
     /// replies read); then the same started as the daemon starts it, through `ProcessSpawner`
     /// with the daemon's environment, stderr pipe and process group (`spawner` unconfined), and
-    /// with the daemon's confinement (`limits.sandbox = auto`: widgethost-sandbox's `execve`,
-    /// Landlock, seccomp). nil `launch`: the plain spawn.
+    /// with the daemon's confinement (`limits.sandbox = auto`: limits,
+    /// Landlock and seccomp in the spawned child). nil `launch`: the plain spawn.
     static func spawnInitializeAndAnswer(iterations: Int, launch: ExtensionLaunch?, spawner: ProcessSpawner) throws
         -> Sample
     {
@@ -70,14 +70,11 @@ enum ReloadLatency {
             var child: SpawnedChild?
             let elapsed = try microseconds {
                 if let launch {
-                    let started: StartedProcess
-                    do { started = try spawner.start(launch) } catch { throw BenchError("\(error)") }
-                    // As the daemon does: written at once, the shim's report not waited for.
-                    if let report = started.execReport { Glibc.close(report) }
-                    Glibc.close(started.spawned.stderrRead)
+                    let spawned: SpawnedProcess
+                    do { spawned = try spawner.spawn(launch) } catch { throw BenchError("\(error)") }
+                    Glibc.close(spawned.stderrRead)
                     child = SpawnedChild(
-                        pid: started.spawned.pid,
-                        channel: LineChannel(reading: started.spawned.stdoutRead, writing: started.spawned.stdinWrite))
+                        pid: spawned.pid, channel: LineChannel(reading: spawned.stdoutRead, writing: spawned.stdinWrite))
                 } else {
                     child = try SpawnedChild.spawn(
                         Binaries.benchExtension, environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC"])

@@ -34,10 +34,6 @@ extension ProcessPipes {
                 launch, limits: InitializeProbe.limits(limits), sampleInterval: nil, spawner: spawner, in: table
             ) { event in
                 guard case .initialized(let answer) = event else { return }
-                // A shim's failed execve, learnt after the spawn returned, is still "not started".
-                if let notStarted = process?.notStarted {
-                    return finish(.failure(.notStarted(notStarted.description)))
-                }
                 finish(InitializeProbe.widgets(answer.mapError { .failed($0) }))
             }
         } catch {

@@ -49,14 +49,6 @@ final class ProcessPipes: @unchecked Sendable {
     private var killTask: Scheduled<Void>?
     private var exitFallback: Scheduled<Void>?
     private var reapAttempts = 0
-    /// The shim's report of its `execve` is still open (its end of file, or what it says, is
-    /// read on the loop; `ExecWatcher`).
-    private var execPending = false
-    /// The process exited before its exec report was read: reported once it is.
-    private var exitWaitsForExecReport = false
-    /// Why the process never became the extension (a shim's failed or refused `execve`).
-    private(set) var notStarted: SpawnError?
-
     private init(
         launch: ExtensionLaunch, spawned: SpawnedProcess, limits: ExtensionLimits, sampleInterval: TimeInterval?,
         table: ProcessTable, cgroups: ExtensionCgroups?, onEvent: @escaping (ProcessEvent) -> Void
@@ -79,28 +71,14 @@ final class ProcessPipes: @unchecked Sendable {
     ) throws(SpawnError) -> ProcessPipes {
         let eventLoop = table.eventLoop
         eventLoop.preconditionInEventLoop()
-        // Not `spawn`, which would block the loop until the shim's execve: its report is read here,
-        // on the loop, while the process is already wired up and `initialize` waits in its stdin.
-        let started = try spawner.start(launch)
-        let spawned = started.spawned
+        // Returns at the child's execve of the extension (the loop waits for the kernel's part
+        // of it, as posix_spawn would); a failed exec or a refused rule is thrown here.
+        let spawned = try spawner.spawn(launch)
         let process = ProcessPipes(
             launch: launch, spawned: spawned, limits: limits, sampleInterval: sampleInterval, table: table,
             cgroups: cgroups, onEvent: onEvent)
         table.add(process)
         cgroups?.place(process.pid, bundleID: launch.bundleID)
-        if let report = started.execReport {
-            process.execPending = true
-            NIOPipeBootstrap(group: eventLoop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ExecWatcher { bytes in process.execReported(started.execFailure(bytes)) })
-                    }
-                }
-                .takingOwnershipOfDescriptor(input: report)
-                // Not watched (descriptors ran out): the exit status will tell instead.
-                .whenFailure { _ in process.execReported(nil) }
-        }
         let stdoutFuture = NIOPipeBootstrap(group: eventLoop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -320,25 +298,8 @@ final class ProcessPipes: @unchecked Sendable {
         }
     }
 
-    /// The shim's report ended: nil, the extension runs; otherwise it never started and what
-    /// is awaited fails with the spawn's sentence (the shim exits by itself).
-    private func execReported(_ failure: SpawnError?) {
-        guard execPending else { return }
-        execPending = false
-        if let failure {
-            notStarted = failure
-            perform(session.notStarted(failure.description))
-        }
-        if exitWaitsForExecReport { reportExit() }
-    }
-
     private func reportExit() {
         guard let status = exitStatus, !exitReported else { return }
-        // A failed exec's sentence says more than the shim's exit status: wait for it.
-        if execPending {
-            exitWaitsForExecReport = true
-            return
-        }
         exitReported = true
         exitFallback?.cancel()
         _ = stdin?.close()

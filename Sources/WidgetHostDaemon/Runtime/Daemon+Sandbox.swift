@@ -11,16 +11,14 @@ extension Daemon {
             logger.warning(
                 "limits.sandbox = \"off\": extensions run unconfined, with this daemon's reach (its state database, every app group, the network, signals to the daemon); use it for debugging only")
         case .auto, .required:
-            let shim = SandboxShim.path ?? "\(SandboxShim.name) (not found: every extension will be refused)"
             let line = "sandbox (limits.sandbox = \"\(limits.sandbox.rawValue)\"): \(support.summary)"
             if support.missing.isEmpty {
-                logger.info("\(line)", metadata: ["SANDBOX": "\(shim)"])
+                logger.info("\(line)")
             } else if limits.sandbox == .required {
                 logger.error(
-                    "\(line); every extension will be refused until the kernel offers them or limits.sandbox = \"auto\"",
-                    metadata: ["SANDBOX": "\(shim)"])
+                    "\(line); every extension will be refused until the kernel offers them or limits.sandbox = \"auto\"")
             } else {
-                logger.notice("\(line)", metadata: ["SANDBOX": "\(shim)"])
+                logger.notice("\(line)")
             }
         }
     }

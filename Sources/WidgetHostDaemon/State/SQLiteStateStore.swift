@@ -23,6 +23,8 @@ public final class SQLiteStateStore: StateStore {
     private let queue: DatabaseQueue
     /// The records' JSON, each field's bytes kept while it does not change.
     private let recordJSON = Mutex(RecordJSON())
+    /// Each step's statements, prepared once on the connection.
+    private let statements = StoreStatements()
 
     /// Opens the state in `directory`, creating the directory (mode 0700) and an empty state
     /// file if missing. Refuses, without changing it, a file from a newer schema
@@ -46,6 +48,11 @@ public final class SQLiteStateStore: StateStore {
             throw .unreadable(path: path, sqliteMessage: StateFileProbe.message(of: error))
         }
         self.path = path
+    }
+
+    deinit {
+        // The statements first: a connection closes cleanly only without them.
+        queue.writeWithoutTransaction { _ in statements.finalize() }
     }
 
     /// Reads everything in one read transaction, decoding each record as its row comes
@@ -130,55 +137,62 @@ public final class SQLiteStateStore: StateStore {
         }
         if !removed.isEmpty { recordJSON.withLock { memo in for id in removed { memo.forget(id.rawValue) } } }
         do {
-            try queue.write { db in
-                if let host, let hostJSON {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT INTO host (id, boot_id, next_widget_number, record, schema_notes)
-                            VALUES (1, ?, ?, ?, ?)
-                            ON CONFLICT (id) DO UPDATE SET boot_id = excluded.boot_id,
-                                next_widget_number = excluded.next_widget_number, record = excluded.record,
-                                schema_notes = excluded.schema_notes
-                            """
-                    ).execute(arguments: [host.bootID, host.nextWidgetNumber, hostJSON, StateSchema.notes])
+            try queue.writeWithoutTransaction { db in
+                try statements.prepare(db)
+                try statements.beginTransaction()
+                do {
+                    try writeRows(db, host: host, hostJSON: hostJSON, rows: rows, removed: removed)
+                    try Self.writeActivities(
+                        db, host: activities.host, hostJSON: activityHostJSON, rows: activityRows, removed: activities.removed)
+                    try statements.commitTransaction()
+                } catch {
+                    statements.rollbackTransaction()
+                    throw error
                 }
-                let upsert = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO widgets (id, kind, family, app, extension, added_at, record, configuration)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
-                            app = excluded.app, extension = excluded.extension, added_at = excluded.added_at,
-                            record = excluded.record, configuration = excluded.configuration
-                        """)
-                let clearLedger = try db.cachedStatement(sql: "DELETE FROM ledger WHERE widget_id = ?")
-                let addLedger = try db.cachedStatement(sql: "INSERT INTO ledger (widget_id, started_at) VALUES (?, ?)")
-                for (record, json, configuration) in rows {
-                    let info = record.info
-                    try upsert.execute(arguments: [
-                        info.id, info.kind, info.family.rawValue, info.app, info.extension,
-                        RFC3339.format(record.addedAt), json, configuration,
-                    ])
-                    try clearLedger.execute(arguments: [info.id])
-                    for start in record.ledger {
-                        try addLedger.execute(arguments: [info.id, RFC3339.format(start)])
-                    }
-                }
-                let remove = try db.cachedStatement(sql: "DELETE FROM widgets WHERE id = ?")
-                for id in removed {
-                    try clearLedger.execute(arguments: [id.rawValue])
-                    try remove.execute(arguments: [id.rawValue])
-                }
-                try Self.writeActivities(db, host: activities.host, hostJSON: activityHostJSON, rows: activityRows, removed: activities.removed)
+                statements.committed(
+                    ledgers: rows.map { ($0.record.info.id, $0.record.ledger) } + removed.map { ($0.rawValue, nil) })
             }
         } catch {
             throw .writeFailed(path: path, sqliteMessage: StateFileProbe.message(of: error))
         }
     }
 
-    private func json(of record: WidgetRecord) throws(StateError) -> String {
+    /// The host record, the changed widgets with their ledger rows, the removed widgets.
+    private func writeRows(
+        _ db: Database, host: HostRecord?, hostJSON: String?,
+        rows: [(record: WidgetRecord, json: [UInt8], configuration: String?)], removed: [WidgetID]
+    ) throws {
+        if let host, let hostJSON {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO host (id, boot_id, next_widget_number, record, schema_notes)
+                    VALUES (1, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET boot_id = excluded.boot_id,
+                        next_widget_number = excluded.next_widget_number, record = excluded.record,
+                        schema_notes = excluded.schema_notes
+                    """
+            ).execute(arguments: [host.bootID, host.nextWidgetNumber, hostJSON, StateSchema.notes])
+        }
+        for (record, json, configuration) in rows {
+            let info = record.info
+            try statements.upsertWidget(
+                id: info.id, kind: info.kind, family: info.family.rawValue, app: info.app, extension: info.extension,
+                addedAt: RFC3339.format(record.addedAt), record: json, configuration: configuration)
+            try statements.writeLedger(info.id, record.ledger, format: RFC3339.format)
+        }
+        if !removed.isEmpty {
+            let remove = try db.cachedStatement(sql: "DELETE FROM widgets WHERE id = ?")
+            for id in removed {
+                try statements.clearLedger(of: id.rawValue)
+                try remove.execute(arguments: [id.rawValue])
+            }
+        }
+    }
+
+    private func json(of record: WidgetRecord) throws(StateError) -> [UInt8] {
         let encoded = recordJSON.withLock { memo in Result { try memo.encode(record) } }
         switch encoded {
-        case .success(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .success(let bytes): return bytes
         case .failure(let error): throw .unencodable(widget: record.id.rawValue, reason: "\(error)")
         }
     }

@@ -8,8 +8,8 @@ public struct ExtensionSandbox: Sendable, Hashable, Codable {
     public var applied: [SandboxRuleState]
     /// The rules not applied, each with why and what would provide it (with `off`: every rule).
     public var missing: [SandboxRuleState]
-    /// Set when no process of this extension can start (`required` with a rule missing, or the
-    /// shim not installed): the sentence a start fails with, naming the fix.
+    /// Set when no process of this extension can start (`required` with a rule missing): the
+    /// sentence a start fails with, naming the fix.
     public var refused: String?
 
     public init(mode: String, applied: [SandboxRuleState], missing: [SandboxRuleState], refused: String? = nil) {

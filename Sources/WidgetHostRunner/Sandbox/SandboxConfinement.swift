@@ -6,33 +6,25 @@ import WidgetHostCore
 import Glibc
 #endif
 
-/// `limits.sandbox = auto | required`: every extension process starts as widgethost-sandbox,
-/// which applies the profile to itself and execs the extension (docs/security.md).
+/// `limits.sandbox = auto | required`: every extension process is confined by its profile in
+/// the spawned child, before its `execve` (`widgethost_spawn`, docs/security.md).
 public struct SandboxConfinement: LaunchConfinement {
     public var mode: SandboxMode
     public var limits: ExtensionLimits
     public var support: SandboxSupport
-    /// widgethost-sandbox, or nil when it was not found (a refusal in both modes: the host
-    /// was installed without it).
-    public var shim: String?
     public var temporaryRoot: String
 
     public init(
-        limits: ExtensionLimits, support: SandboxSupport = .probe(), shim: String? = SandboxShim.path,
-        temporaryRoot: String = SandboxProfile.temporaryRoot
+        limits: ExtensionLimits, support: SandboxSupport = .probe(), temporaryRoot: String = SandboxProfile.temporaryRoot
     ) {
         self.mode = limits.sandbox
         self.limits = limits
         self.support = support
-        self.shim = shim
         self.temporaryRoot = temporaryRoot
     }
 
     /// Why no process can start confined here, naming the fix; nil when they can.
     public var refusal: String? {
-        guard shim != nil else {
-            return "\(SandboxShim.name) is not installed beside this program or in PREFIX/libexec/widgethost; reinstall widgethost, or set limits.sandbox = \"off\" to run extensions unconfined"
-        }
         if mode == .required, let first = support.missing.first {
             return "limits.sandbox = \"required\" and \(first.rule) cannot be applied: \(first.reason); set limits.sandbox = \"auto\" to run with what this kernel offers"
         }
@@ -43,21 +35,17 @@ public struct SandboxConfinement: LaunchConfinement {
     private let prepared = PreparedLaunches()
 
     public func confine(_ command: inout SpawnCommand, for launch: ExtensionLaunch) throws(SpawnError) {
-        guard let shim, refusal == nil else {
-            throw SpawnError(executable: launch.executable, reason: refusal ?? "\(SandboxShim.name) is missing")
-        }
+        if let refusal { throw SpawnError(executable: launch.executable, reason: refusal) }
         let launchPath = command.environment["PATH"]
         let setup = try prepared.setup(for: launch, path: launchPath) { () throws(SpawnError) in
             let profile = try SandboxProfile(launch, limits: limits, temporaryRoot: temporaryRoot)
             return PreparedLaunch(
-                arguments: profile.arguments(abi: support.landlockABI, required: mode == .required),
+                sandbox: profile.sandbox(support: support, required: mode == .required),
                 path: profile.path(from: launchPath), temporaryDirectory: profile.temporaryDirectory)
         }
         command.environment["PATH"] = setup.path
         command.environment["TMPDIR"] = setup.temporaryDirectory
-        command.arguments = setup.arguments + ["--report-fd", "3", "--", command.executable] + command.arguments
-        command.executable = shim
-        command.reportsOnDescriptor3 = true
+        command.sandbox = setup.sandbox
     }
 }
 
@@ -71,15 +59,15 @@ extension ProcessSpawner {
     }
 }
 
-/// The shim's arguments, PATH and TMPDIR for one launch: the same for every spawn of a bundle.
+/// The spawn's rules, PATH and TMPDIR for one launch: the same for every spawn of a bundle.
 struct PreparedLaunch: Sendable {
-    var arguments: [String]
+    var sandbox: SpawnSandbox
     var path: String
     var temporaryDirectory: String
 }
 
 /// `SandboxConfinement`'s work per launch, done once: the profile (the executable's links
-/// resolved, six `lstat`s), PATH filtered against the ~30 read grants, the arguments. Before
+/// resolved, six `lstat`s), PATH filtered against the ~30 read grants, the rules. Before
 /// every cold start that was 0.32 M instructions, seven `stat`s and a `chmod` between the
 /// request and `posix_spawn` (issue 16, callgrind and `strace` of a cold reload). The
 /// temporary directory is checked with one `access` per spawn and made again if it went.

@@ -4,7 +4,7 @@ import WidgetHostCore
 import WidgetHostProtocol
 
 extension SandboxConfinement {
-    /// What the shim applies to `launch`'s processes on this kernel, and what it cannot: what
+    /// What the spawn applies to `launch`'s processes on this kernel, and what it cannot: what
     /// `extensions` and `status` show. Makes nothing (the profile's temporary directory is
     /// made when a process starts).
     public func sandbox(for launch: ExtensionLaunch) -> ExtensionSandbox {

@@ -8,7 +8,7 @@ import Glibc
 /// What one extension may reach, as on a device: its bundle and what the system's runtime
 /// needs, read-only; its entitled app-group containers and a private temporary directory,
 /// read-write; TCP only with `com.apple.security.network.client`. Everything else is refused.
-/// Turned into widgethost-sandbox's arguments by `arguments`.
+/// Turned into the spawn's rules by `sandbox(support:required:)`.
 public struct SandboxProfile: Sendable, Hashable {
     /// Read and execute beneath each (a file: that file only).
     public var read: [String]
@@ -25,7 +25,7 @@ public struct SandboxProfile: Sendable, Hashable {
         "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin",
         "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/timezone",
         "/etc/nsswitch.conf", "/etc/passwd", "/etc/group", "/etc/locale.alias",
-        // The process's own /proc/PID (the shim execs the extension in place, so its pid is the
+        // The process's own /proc/PID (granted by the spawned child itself, whose pid is the
         // extension's), and what runtimes read to size themselves.
         "/proc/self", "/proc/meminfo", "/proc/cpuinfo", "/proc/stat", "/sys/devices/system/cpu",
         "/dev/urandom", "/dev/random", "/dev/zero",
@@ -100,16 +100,15 @@ public struct SandboxProfile: Sendable, Hashable {
         self.temporaryDirectory = temporary
     }
 
-    /// widgethost-sandbox's arguments before `--`. `abi` caps the Landlock ABI (what the host
-    /// found, or a fake older kernel); `required` makes every missing rule fatal.
-    public func arguments(abi: Int, required: Bool) -> [String] {
-        var arguments: [String] = []
-        for path in read { arguments += ["--read", path] }
-        for path in write { arguments += ["--write", path] }
-        if network { arguments.append("--network") }
-        arguments += ["--processes", String(processes), "--open-files", String(openFiles), "--abi", String(abi)]
-        if required { arguments.append("--required") }
-        return arguments
+    /// The rules the spawn applies on a kernel with `support` (a fake older one in tests);
+    /// `required` makes every rule that cannot be applied refuse the spawn.
+    /// Where RLIMIT_NPROC cannot bind (uid 0) but the extension's cgroup has `pids.max`, the
+    /// cgroup is the process limit and the spawn sets none.
+    public func sandbox(support: SandboxSupport, required: Bool) -> SpawnSandbox {
+        let cgroupLimitsProcesses = support.processLimitUnavailable != nil && support.pidsMax
+        return SpawnSandbox(
+            read: read, write: write, network: network, landlockABI: support.landlockABI, seccomp: support.seccomp,
+            openFiles: openFiles, processes: cgroupLimitsProcesses ? nil : processes, required: required)
     }
 
     /// Whether `path` lies beneath one of `grants` (a grant that is a file: that file).

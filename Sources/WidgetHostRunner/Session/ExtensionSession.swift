@@ -154,13 +154,6 @@ public struct ExtensionSession: Sendable {
         return failAwaited { limits.verdict(onExit: status.description, before: $0, memoryKillFootprint: memoryKillFootprint) }
     }
 
-    /// The process never became the extension: a shim's `execve` failed or was refused, which
-    /// the daemon learns after the spawn returned. What is awaited fails with the spawn's
-    /// sentence, as it would have had the spawn itself failed.
-    public mutating func notStarted(_ reason: String) -> [Action] {
-        failAwaited { _ in .crashed(reason) }
-    }
-
     /// The kernel killed a process in the extension's cgroup for `memory.max` (a child,
     /// say) while the extension lives on: what is awaited failed for memory.
     public mutating func killedForMemory(footprintBytes: Int) -> [Action] {

@@ -16,23 +16,6 @@ public struct SpawnedProcess: Sendable {
     public let stderrRead: CInt
 }
 
-/// A process `ProcessSpawner.start` started, whose shim may still be on its way to the
-/// extension's `execve`.
-public struct StartedProcess: Sendable {
-    public let spawned: SpawnedProcess
-    /// The read end of the shim's report pipe, now the caller's to read and close (nil: no
-    /// shim, the spawn is complete). End of file with nothing read: the extension runs.
-    public let execReport: CInt?
-    /// The extension's executable, as errors name it.
-    public let executable: String
-
-    /// What the report said once it ended: nil (the extension runs) or why it does not, as
-    /// the error a blocking spawn would have thrown. The shim exits after reporting.
-    public func execFailure(_ bytes: [UInt8]) -> SpawnError? {
-        ExecReport.error(from: bytes, executable: executable)
-    }
-}
-
 public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     public let executable: String
     public let errno: CInt
@@ -57,13 +40,15 @@ public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// `posix_spawn` with the settings an extension gets: a new process group (so a kill reaches
-/// its children too), default signal dispositions, no descriptor but its three pipes, and
-/// the launch's environment only (cleared but for what `ExtensionLaunch` put there).
+/// The one way an extension process starts (`widgethost_spawn`, Sources/CSpawn/spawn.c): a
+/// new process group (so a kill reaches its children too), default signal dispositions, no
+/// descriptor but its three pipes, the launch's environment only (cleared but for what
+/// `ExtensionLaunch` put there), and the sandbox applied in the child before its `execve`.
 ///
 /// Every extension process of the daemon, the harness and the doctor starts here, after its
 /// `confinement` has had its say: the one place a sandbox is applied before the extension's
-/// own code runs (issue 17).
+/// own code runs (issue 17). The call returns once the child has exec'd the extension (its
+/// failure, a missing interpreter or a refused rule, is the spawn's error), as `posix_spawn` does.
 public struct ProcessSpawner: Sendable {
     public var confinement: any LaunchConfinement
 
@@ -71,42 +56,16 @@ public struct ProcessSpawner: Sendable {
         self.confinement = confinement
     }
 
-    /// Starts `launch`'s executable, confined, and waits for a shim's `execve` (the
-    /// synchronous face: the harness and the doctor).
+    /// Starts `launch`'s executable, confined.
     public func spawn(_ launch: ExtensionLaunch) throws(SpawnError) -> SpawnedProcess {
-        let (spawned, report) = try launchProcess(launch)
-        try report?.wait(for: spawned)
-        return spawned
-    }
-
-    /// Starts `launch`'s executable, confined, without waiting for a shim's `execve`: the
-    /// caller watches `execReport` (the daemon, on its event loop, which must not block).
-    public func start(_ launch: ExtensionLaunch) throws(SpawnError) -> StartedProcess {
-        let (spawned, report) = try launchProcess(launch)
-        report?.closeWriteEnd()
-        return StartedProcess(spawned: spawned, execReport: report?.readEnd, executable: launch.executable)
-    }
-
-    private func launchProcess(_ launch: ExtensionLaunch) throws(SpawnError) -> (SpawnedProcess, ExecReport?) {
-        var command = SpawnCommand(
-            executable: launch.executable, arguments: [], environment: launch.environment)
+        var command = SpawnCommand(executable: launch.executable, arguments: [], environment: launch.environment)
         try confinement.confine(&command, for: launch)
-        let report: ExecReport? = command.reportsOnDescriptor3 ? try ExecReport(executable: launch.executable) : nil
-        do {
-            let spawned = try Self.spawn(
-                executable: command.executable, arguments: command.arguments, environment: command.environment,
-                report: report?.writeEnd)
-            return (spawned, report)
-        } catch {
-            report?.abandon()
-            throw error
-        }
+        return try Self.spawn(command)
     }
 
-    /// Starts `executable` with exactly `environment`.
-    public static func spawn(
-        executable: String, arguments: [String] = [], environment: [String: String], report: CInt? = nil
-    ) throws(SpawnError) -> SpawnedProcess {
+    /// Starts `command`: its executable with exactly its arguments and environment, confined by its sandbox.
+    public static func spawn(_ command: SpawnCommand) throws(SpawnError) -> SpawnedProcess {
+        let executable = command.executable
         var stdinPipe: [CInt] = [-1, -1]
         var stdoutPipe: [CInt] = [-1, -1]
         var stderrPipe: [CInt] = [-1, -1]
@@ -122,48 +81,37 @@ public struct ProcessSpawner: Sendable {
             throw SpawnError(executable: executable, errno: saved)
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears O_CLOEXEC on the target.
-        posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        // A shim's report pipe goes to descriptor 3 (dup2 clears O_CLOEXEC; the shim sets it
-        // again, so the extension's execve closes it).
-        if let report { posix_spawn_file_actions_adddup2(&actions, report, 3) }
-        // And nothing else: a descriptor some library opened without O_CLOEXEC (the control
-        // socket's listener was one) would outlive a killed daemon in its extensions, and a
-        // new daemon would find the socket still "served" by an orphan.
-        posix_spawn_file_actions_addclosefrom_np(&actions, report == nil ? 3 : 4)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        // The daemon ignores SIGPIPE; the extension must not inherit that.
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let argv = ([executable] + command.arguments).map { strdup($0) } + [nil]
+        let envp = command.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let reads = (command.sandbox?.read ?? []).map { UnsafePointer(strdup($0)) }
+        let writes = (command.sandbox?.write ?? []).map { UnsafePointer(strdup($0)) }
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
+            reads.forEach { free(UnsafeMutablePointer(mutating: $0)) }
+            writes.forEach { free(UnsafeMutablePointer(mutating: $0)) }
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        var failure = widgethost_spawn_failure()
+        let pid: pid_t = reads.withUnsafeBufferPointer { reads in
+            writes.withUnsafeBufferPointer { writes in
+                guard let rules = command.sandbox else {
+                    return widgethost_spawn(executable, argv, envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], nil, &failure)
+                }
+                var sandbox = widgethost_sandbox(
+                    reads: reads.baseAddress, read_count: CInt(reads.count), writes: writes.baseAddress,
+                    write_count: CInt(writes.count), network: rules.network ? 1 : 0, abi_cap: CInt(rules.landlockABI),
+                    seccomp: rules.seccomp ? 1 : 0, open_files: rules.openFiles ?? -1, processes: rules.processes ?? -1,
+                    required: rules.required ? 1 : 0)
+                return widgethost_spawn(executable, argv, envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], &sandbox, &failure)
+            }
+        }
         // The child's ends belong to the child now.
         closeAll([stdinPipe[0], stdoutPipe[1], stderrPipe[1]])
-        guard result == 0 else {
+        guard pid > 0 else {
             closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
-            throw SpawnError(executable: executable, errno: result)
+            let reason = withUnsafeBytes(of: failure.reason) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if !reason.isEmpty { throw SpawnError(executable: executable, reason: reason) }
+            throw SpawnError(executable: executable, errno: failure.error)
         }
         return SpawnedProcess(pid: pid, stdinWrite: stdinPipe[1], stdoutRead: stdoutPipe[0], stderrRead: stderrPipe[0])
     }

@@ -8,7 +8,7 @@ import Glibc
 
 /// A bundle holding the hostile probe (Tests/Fixtures/Sandbox/probe.py), its own app group,
 /// another app's group and a secret file outside both, in a fresh directory; each attempt
-/// runs in a real process through widgethost-sandbox on this kernel.
+/// runs in a real process, confined by the spawn, on this kernel.
 struct SandboxWorld {
     static let probe = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -55,11 +55,14 @@ struct SandboxWorld {
     }
 
     /// What the probe printed for `attempt` ("ok", "refused EACCES", "count N"), or its stderr.
+    /// `asNobody`: the spawn runs as `nobody` (`AsNobody`), its command prepared as root.
     func run(
-        _ attempt: String, network: Bool = false, confinement: (any LaunchConfinement)? = nil
+        _ attempt: String, network: Bool = false, confinement: (any LaunchConfinement)? = nil, asNobody: Bool = false
     ) throws -> String {
-        let spawned = try ProcessSpawner(confinement: confinement ?? self.confinement())
-            .spawn(launch(attempt, network: network))
+        let launch = launch(attempt, network: network)
+        var command = SpawnCommand(executable: launch.executable, arguments: [], environment: launch.environment)
+        try (confinement ?? self.confinement()).confine(&command, for: launch)
+        let spawned = try asNobody ? AsNobody.run { try ProcessSpawner.spawn(command) } : ProcessSpawner.spawn(command)
         close(spawned.stdinWrite)
         let output = Self.readAll(spawned.stdoutRead)
         let errors = Self.readAll(spawned.stderrRead)
@@ -82,14 +85,32 @@ struct SandboxWorld {
     }
 }
 
-/// Runs the confined command as `nobody` (setpriv): RLIMIT_NPROC does not bind uid 0, and the
-/// tests run as root in CI.
-struct AsNobody: LaunchConfinement {
-    var inner: SandboxConfinement
-    func confine(_ command: inout SpawnCommand, for launch: ExtensionLaunch) throws(SpawnError) {
-        try inner.confine(&command, for: launch)
-        guard getuid() == 0 else { return }
-        command.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", command.executable] + command.arguments
-        command.executable = "/usr/bin/setpriv"
+/// Runs `body` on this thread as `nobody` (uid and gid 65534), then as root again: the kernel
+/// keeps credentials per thread, and the raw system call (unlike glibc's `setresuid`, which
+/// changes every thread's) changes this one's only, so the spawn inside counts and limits
+/// `nobody`'s tasks as a daemon run as its own user does (uid 0 is exempt from RLIMIT_NPROC).
+/// The saved ids stay 0 so that the thread can return; the extension's `execve` drops them.
+enum AsNobody {
+    private typealias Syscall = @convention(c) (Int, Int, Int, Int) -> Int
+    #if arch(x86_64)
+    private static let (SYS_setresuid, SYS_setresgid) = (117, 119)
+    #else
+    private static let (SYS_setresuid, SYS_setresgid) = (147, 149)  // aarch64, riscv64: the generic table
+    #endif
+    private static let call: Syscall? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syscall")
+        .map { unsafeBitCast($0, to: Syscall.self) }
+
+    static func run<T>(_ body: () throws -> T) throws -> T {
+        guard getuid() == 0 else { return try body() }
+        guard let call, call(SYS_setresgid, 65534, 65534, 0) == 0 else { throw POSIXError(.EPERM) }
+        guard call(SYS_setresuid, 65534, 65534, 0) == 0 else {
+            _ = call(SYS_setresgid, 0, 0, 0)
+            throw POSIXError(.EPERM)
+        }
+        defer {
+            _ = call(SYS_setresuid, 0, 0, 0)
+            _ = call(SYS_setresgid, 0, 0, 0)
+        }
+        return try body()
     }
 }

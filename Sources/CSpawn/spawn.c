@@ -1,0 +1,421 @@
+// The one way an extension process starts (docs/security.md, "How the sandbox is applied").
+//
+// The parent (the daemon's event loop, the harness, the doctor) works out the confinement —
+// a Landlock ruleset with the profile's paths, the seccomp filter, the process limit — and
+// then clones a child that shares its memory and runs on a stack of its own
+// (CLONE_VM | CLONE_VFORK, as glibc's posix_spawn does). The parent is suspended until the
+// child's execve succeeds or the child exits. The child makes system calls only, in this order:
+//   1. every signal back to its default disposition (the daemon ignores SIGPIPE, and a
+//      handler of the daemon's must not run on the child's stack);
+//   2. its own process group (a kill reaches its children too; the control socket knows an
+//      extension peer by its group);
+//   3. its stdin, stdout and stderr from the three pipes, and every other descriptor closed
+//      but the ruleset's (a library's descriptor opened without O_CLOEXEC would otherwise
+//      outlive a killed daemon in its extensions; and the sooner the child lets go of the
+//      parent's descriptors, the shorter another thread's script, just written, stays
+//      "busy" for its own execve: ETXTBSY);
+//   4. RLIMIT_NOFILE and RLIMIT_NPROC;
+//   5. PR_SET_NO_NEW_PRIVS;
+//   6. a Landlock rule for its own /proc/PID (only the child can name it), then
+//      landlock_restrict_self, and the ruleset's descriptor closed;
+//   7. the seccomp filter;
+//   8. an empty signal mask, and execve.
+// A step that fails is reported to the parent in the shared memory (which step, errno); the
+// child exits 127. Without `required`, a rule that fails (Landlock, seccomp, a limit) is
+// skipped, as the kernel lacking it is; with it, the spawn fails naming the rule.
+//
+// The ruleset is made for each spawn, not kept per launch: a rule holds the inode its path
+// named when the rule was added, so a kept ruleset would keep refusing /etc/ld.so.cache after
+// ldconfig replaced it (or /etc/passwd, a redeployed bundle); and /proc/self, opened by the
+// parent, would name the daemon's /proc/PID. Making it costs ~50 µs (29 paths).
+#define _GNU_SOURCE
+#include "CSpawn.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "landlock_abi.h"
+#include "seccomp_filter.h"
+
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+
+// MARK: - The parent's preparation
+
+/// What the child needs, prepared by the parent; `step` and `error` are the child's report.
+struct child_plan {
+    const char *path;
+    char *const *argv;
+    char *const *envp;
+    int fds[3];
+    int ruleset;  // -1: no Landlock
+    unsigned restrict_flags;
+    uint64_t proc_self_access;
+    const struct sock_fprog *filter;  // NULL: no seccomp
+    long open_files;
+    long nproc;
+    int confined;
+    int required;
+    volatile int step;
+    volatile int error;
+};
+
+enum child_step {
+    STEP_NONE = 0,
+    STEP_PROCESS_GROUP,
+    STEP_DESCRIPTORS,
+    STEP_OPEN_FILES,
+    STEP_PROCESSES,
+    STEP_NO_NEW_PRIVS,
+    STEP_LANDLOCK,
+    STEP_SECCOMP,
+    STEP_EXEC,
+};
+
+static const char *step_rule(int step) {
+    switch (step) {
+    case STEP_PROCESS_GROUP: return "its own process group (setpgid)";
+    case STEP_DESCRIPTORS: return "its descriptors (dup2, close_range)";
+    case STEP_OPEN_FILES: return "the open-files limit (setrlimit RLIMIT_NOFILE)";
+    case STEP_PROCESSES: return "the process limit (setrlimit RLIMIT_NPROC)";
+    case STEP_NO_NEW_PRIVS: return "no_new_privs (PR_SET_NO_NEW_PRIVS)";
+    case STEP_LANDLOCK: return "Landlock (landlock_restrict_self)";
+    case STEP_SECCOMP: return "the seccomp filter (seccomp SECCOMP_SET_MODE_FILTER)";
+    default: return "the spawn";
+    }
+}
+
+/// A rule that cannot be applied: with `required`, the spawn's failure (true); without, skipped.
+static int missing(const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure,
+    const char *rule, const char *why) {
+    if (!sandbox->required) return 0;
+    snprintf(failure->reason, sizeof failure->reason,
+        "limits.sandbox = \"required\" and %s cannot be applied: %s; set limits.sandbox = \"auto\" to run with what this kernel offers",
+        rule, why);
+    failure->error = EPERM;
+    return 1;
+}
+
+static int kernel_landlock_abi(void) {
+    long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi < 0 ? 0 : (int)abi;
+}
+
+static uint64_t handled_fs(int abi) {
+    uint64_t access = LL_FS_ABI1;
+    if (abi >= 2) access |= LL_FS_REFER;
+    if (abi >= 3) access |= LL_FS_TRUNCATE;
+    if (abi >= 5) access |= LL_FS_IOCTL_DEV;
+    return access;
+}
+
+/// Adds `path` (a path that does not exist is skipped: there is nothing to grant). Returns 1
+/// when the spawn must fail.
+static int grant(int ruleset, const char *path, uint64_t access, const struct widgethost_sandbox *sandbox,
+    struct widgethost_spawn_failure *failure) {
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) return 0;
+        char why[512];
+        snprintf(why, sizeof why, "cannot open %s: %s", path, strerror(errno));
+        return missing(sandbox, failure, "a filesystem rule", why);
+    }
+    struct landlock_path_beneath_attr_v rule = {.allowed_access = access, .parent_fd = fd};
+    long added = syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+    if (added != 0 && errno == EINVAL) {
+        // A file, not a directory: only the rights that mean something on a file.
+        rule.allowed_access = access & LL_FS_FILE_RIGHTS;
+        added = syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+    }
+    int saved = errno;
+    close(fd);
+    if (added != 0) {
+        char why[512];
+        snprintf(why, sizeof why, "landlock_add_rule(%s): %s", path, strerror(saved));
+        return missing(sandbox, failure, "a filesystem rule", why);
+    }
+    return 0;
+}
+
+/// The ruleset for one spawn, or -1 (none: the kernel has no Landlock, or a failure, which
+/// `failure->error` tells apart).
+static int make_ruleset(const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure,
+    unsigned *restrict_flags, uint64_t *proc_self_access) {
+    int abi = kernel_landlock_abi();
+    if (abi > sandbox->abi_cap) abi = sandbox->abi_cap;
+    if (abi > LANDLOCK_NEWEST_KNOWN_ABI) abi = LANDLOCK_NEWEST_KNOWN_ABI;
+    if (abi < 1) {
+        missing(sandbox, failure, "Landlock (filesystem rules)", "the kernel offers no Landlock (CONFIG_SECURITY_LANDLOCK, lsm=landlock)");
+        return -1;
+    }
+    if (abi < 4 && missing(sandbox, failure, "Landlock's TCP rules", "they need Landlock ABI 4 (Linux 6.7)")) return -1;
+    if (abi < 6 && missing(sandbox, failure, "Landlock's signal and abstract-socket scoping", "it needs Landlock ABI 6 (Linux 6.12)"))
+        return -1;
+
+    struct landlock_ruleset_attr_v attr = {.handled_access_fs = handled_fs(abi)};
+    size_t size = offsetof(struct landlock_ruleset_attr_v, handled_access_net);
+    if (abi >= 4) {
+        attr.handled_access_net = LL_NET_BIND_TCP | (sandbox->network ? 0 : LL_NET_CONNECT_TCP);
+        size = offsetof(struct landlock_ruleset_attr_v, scoped);
+    }
+    if (abi >= 6) {
+        attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
+        size = sizeof attr;
+    }
+    int ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, size, 0);
+    if (ruleset < 0) {
+        char why[256];
+        snprintf(why, sizeof why, "landlock_create_ruleset: %s", strerror(errno));
+        missing(sandbox, failure, "Landlock", why);
+        return -1;
+    }
+    if (ruleset < 3) {
+        // A host started with its standard descriptors closed: keep it clear of the child's dup2s.
+        int moved = fcntl(ruleset, F_DUPFD_CLOEXEC, 3);
+        close(ruleset);
+        if (moved < 0) {
+            char why[256];
+            snprintf(why, sizeof why, "fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
+            missing(sandbox, failure, "Landlock", why);
+            return -1;
+        }
+        ruleset = moved;
+    }
+    // Descriptors are close-on-exec; the child's are closed before its execve anyway.
+    uint64_t read = (LL_FS_EXECUTE | LL_FS_READ_FILE | LL_FS_READ_DIR) & attr.handled_access_fs;
+    // Everything but device nodes (and ioctl on devices).
+    uint64_t write = attr.handled_access_fs & ~(LL_FS_MAKE_CHAR | LL_FS_MAKE_BLOCK | LL_FS_IOCTL_DEV);
+    for (int i = 0; i < sandbox->read_count; i++) {
+        // The child grants its own /proc/PID (step 6); the parent's would be the daemon's.
+        if (strcmp(sandbox->reads[i], "/proc/self") == 0) {
+            *proc_self_access = read;
+            continue;
+        }
+        if (grant(ruleset, sandbox->reads[i], read, sandbox, failure)) goto failed;
+    }
+    for (int i = 0; i < sandbox->write_count; i++)
+        if (grant(ruleset, sandbox->writes[i], write, sandbox, failure)) goto failed;
+    // ABI 7: denials after the exec go to the audit log, so an operator can see what was refused.
+    *restrict_flags = abi >= 7 ? LL_RESTRICT_SELF_LOG_NEW_EXEC_ON : 0;
+    return ruleset;
+failed:
+    close(ruleset);
+    return -1;
+}
+
+/// The tasks (processes and threads) the real uid has now: RLIMIT_NPROC counts them all.
+static long tasks_of_user(uid_t uid) {
+    DIR *proc = opendir("/proc");
+    if (proc == NULL) return -1;
+    long tasks = 0;
+    int dir = dirfd(proc);
+    struct dirent *entry;
+    while ((entry = readdir(proc)) != NULL) {
+        if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
+        struct stat info;
+        if (fstatat(dir, entry->d_name, &info, 0) != 0 || info.st_uid != uid) continue;
+        char task[sizeof entry->d_name + 8];
+        snprintf(task, sizeof task, "%s/task", entry->d_name);
+        // procfs counts a process's threads in its task directory's link count (+2).
+        if (fstatat(dir, task, &info, 0) == 0 && info.st_nlink > 2) tasks += (long)info.st_nlink - 2;
+        else tasks += 1;
+    }
+    closedir(proc);
+    return tasks;
+}
+
+/// RLIMIT_NPROC for the child, -1 for none; 1 when the spawn must fail.
+static int process_limit(const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure, long *limit) {
+    *limit = -1;
+    if (sandbox->processes < 0) return 0;
+    uid_t uid = getuid();
+    if (uid == 0)
+        return missing(sandbox, failure, "the process limit",
+            "RLIMIT_NPROC does not bind uid 0; run widgethostd as its own user or give it a delegated cgroup (pids.max)");
+    long tasks = tasks_of_user(uid);
+    if (tasks < 0) return missing(sandbox, failure, "the process limit", "cannot read /proc to count the user's tasks");
+    *limit = tasks + sandbox->processes;
+    return 0;
+}
+
+// MARK: - The child
+
+/// Closes the descriptors `first` through `last`. Before Linux 5.9 (no close_range): one
+/// close each, up to RLIMIT_NOFILE.
+static int close_range_or_each(unsigned first, unsigned last) {
+    if (first > last) return 0;
+    if (syscall(__NR_close_range, first, last, 0) == 0) return 0;
+    if (errno != ENOSYS) return -1;
+    struct rlimit limit;
+    unsigned bound = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (unsigned)limit.rlim_cur : 65536;
+    for (unsigned fd = first; fd <= last && fd < bound; fd++) close((int)fd);
+    return 0;
+}
+
+/// Closes every descriptor from `first` up but `kept` (-1: none).
+static int close_from(int first, int kept) {
+    if (kept < first) return close_range_or_each((unsigned)first, ~0U);
+    if (close_range_or_each((unsigned)first, (unsigned)kept - 1) != 0) return -1;
+    return close_range_or_each((unsigned)kept + 1, ~0U);
+}
+
+static void report(struct child_plan *plan, int step) {
+    plan->error = errno != 0 ? errno : EPERM;
+    plan->step = step;
+    _exit(127);
+}
+
+static int child(void *argument) {
+    struct child_plan *plan = argument;
+    // 1. Default dispositions (SIGKILL and SIGSTOP refuse, and need nothing).
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    for (int signal = 1; signal < _NSIG; signal++) {
+        if (signal == SIGKILL || signal == SIGSTOP) continue;
+        sigaction(signal, &default_action, NULL);
+    }
+    // 2.
+    if (setpgid(0, 0) != 0) report(plan, STEP_PROCESS_GROUP);
+    // 3. A pipe end that is itself 0–2 is moved out of the way first, so that no dup2
+    // overwrites an end a later one needs; one already in place only loses O_CLOEXEC.
+    int fds[3] = {plan->fds[0], plan->fds[1], plan->fds[2]};
+    for (int i = 0; i < 3; i++) {
+        if (fds[i] < 3 && fds[i] != i) {
+            fds[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+            if (fds[i] < 0) report(plan, STEP_DESCRIPTORS);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        if (fds[i] == i) {
+            if (fcntl(i, F_SETFD, 0) != 0) report(plan, STEP_DESCRIPTORS);
+        } else if (dup2(fds[i], i) != i) {
+            report(plan, STEP_DESCRIPTORS);
+        }
+    }
+    if (close_from(3, plan->ruleset) != 0) report(plan, STEP_DESCRIPTORS);
+    if (plan->confined) {
+        // 4.
+        if (plan->open_files >= 0) {
+            struct rlimit limit = {.rlim_cur = (rlim_t)plan->open_files, .rlim_max = (rlim_t)plan->open_files};
+            if (setrlimit(RLIMIT_NOFILE, &limit) != 0 && plan->required) report(plan, STEP_OPEN_FILES);
+        }
+        if (plan->nproc >= 0) {
+            struct rlimit limit = {.rlim_cur = (rlim_t)plan->nproc, .rlim_max = (rlim_t)plan->nproc};
+            if (setrlimit(RLIMIT_NPROC, &limit) != 0 && plan->required) report(plan, STEP_PROCESSES);
+        }
+        // 5. Landlock and seccomp both need it: never skipped.
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) report(plan, STEP_NO_NEW_PRIVS);
+        // 6.
+        if (plan->ruleset >= 0) {
+            if (plan->proc_self_access != 0) {
+                int self = open("/proc/self", O_PATH | O_CLOEXEC);
+                if (self >= 0) {
+                    struct landlock_path_beneath_attr_v rule = {.allowed_access = plan->proc_self_access, .parent_fd = self};
+                    if (syscall(__NR_landlock_add_rule, plan->ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0
+                        && plan->required)
+                        report(plan, STEP_LANDLOCK);
+                    close(self);
+                } else if (plan->required) {
+                    report(plan, STEP_LANDLOCK);
+                }
+            }
+            if (syscall(__NR_landlock_restrict_self, plan->ruleset, plan->restrict_flags) != 0 && plan->required)
+                report(plan, STEP_LANDLOCK);
+            close(plan->ruleset);
+        }
+        // 7.
+        if (plan->filter != NULL && syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, plan->filter) != 0
+            && plan->required)
+            report(plan, STEP_SECCOMP);
+    }
+    // 8.
+    sigset_t none;
+    sigemptyset(&none);
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, _NSIG / 8);
+    execve(plan->path, plan->argv, plan->envp);
+    report(plan, STEP_EXEC);
+    return 127;
+}
+
+// MARK: - Spawning
+
+pid_t widgethost_spawn(
+    const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd,
+    const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure) {
+    memset(failure, 0, sizeof *failure);
+    struct child_plan plan = {
+        .path = path, .argv = argv, .envp = envp, .fds = {stdin_fd, stdout_fd, stderr_fd},
+        .ruleset = -1, .open_files = -1, .nproc = -1,
+    };
+    struct seccomp_program filter;
+    struct sock_fprog program = {0};
+    if (sandbox != NULL) {
+        plan.confined = 1;
+        plan.required = sandbox->required;
+        plan.open_files = sandbox->open_files;
+        if (process_limit(sandbox, failure, &plan.nproc)) return -1;
+        if (sandbox->abi_cap > 0 || sandbox->required) {
+            plan.ruleset = make_ruleset(sandbox, failure, &plan.restrict_flags, &plan.proc_self_access);
+            if (plan.ruleset < 0 && failure->error != 0) return -1;
+        }
+        if (sandbox->seccomp) {
+            if (widgethost_seccomp_program(sandbox->network, &filter) != 0) {
+                if (missing(sandbox, failure, "the seccomp filter", "this architecture has no filter here")) goto failed;
+            } else {
+                program.len = filter.length;
+                program.filter = filter.code;
+                plan.filter = &program;
+            }
+        } else if (missing(sandbox, failure, "the seccomp filter", "the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)")) {
+            goto failed;
+        }
+    }
+
+    // No signal handler of the parent's may run in the child before its dispositions are
+    // reset (its stack is not the handler's thread's): every signal is blocked across the
+    // clone, the internal ones glibc keeps for itself included.
+    sigset_t all, previous;
+    sigfillset(&all);
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &previous, _NSIG / 8);
+    // The child's stack: the parent is suspended until the child's execve or exit.
+    _Alignas(16) char stack[32768];
+    pid_t pid = clone(child, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &plan);
+    int clone_error = errno;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &previous, NULL, _NSIG / 8);
+    if (plan.ruleset >= 0) close(plan.ruleset);
+
+    if (pid < 0) {
+        failure->error = clone_error;
+        return -1;
+    }
+    if (plan.step != STEP_NONE) {
+        // The child has exited: reap it.
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+        failure->error = plan.error;
+        if (plan.step != STEP_EXEC) {
+            snprintf(failure->reason, sizeof failure->reason, "%s%s failed: %s",
+                plan.required && plan.step != STEP_NO_NEW_PRIVS ? "limits.sandbox = \"required\" and " : "",
+                step_rule(plan.step), strerror(plan.error));
+        }
+        return -1;
+    }
+    return pid;
+failed:
+    if (plan.ruleset >= 0) close(plan.ruleset);
+    return -1;
+}

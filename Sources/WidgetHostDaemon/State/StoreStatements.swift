@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// The statements every core step's write runs, prepared once on the store's connection and
+/// run through SQLite's C API: `BEGIN IMMEDIATE`, `COMMIT`, the widget upsert and the
+/// ledger's rows.
+///
+/// Through GRDB, a step's transaction cost ~95,000 instructions: `BEGIN` and `COMMIT` were
+/// parsed again every time (~20,000 each with GRDB's bookkeeping), and each bound argument
+/// went through `DatabaseValue` (issue 16, callgrind). The statements belong to the
+/// connection and are used only inside the `DatabaseQueue`'s closures, which run one at a
+/// time; `finalize()` runs before the queue closes.
+final class StoreStatements: @unchecked Sendable {
+    private var begin: OpaquePointer?
+    private var commit: OpaquePointer?
+    private var rollback: OpaquePointer?
+    private var upsertWidget: OpaquePointer?
+    private var clearLedger: OpaquePointer?
+    private var addLedger: OpaquePointer?
+    private var removeLedgerRow: OpaquePointer?
+
+    /// The ledger rows the file holds for the widgets written last (what their last
+    /// committed write stored), so that a write whose ledger did not change leaves the rows
+    /// alone and one that added a start appends it. Changed only after a `COMMIT`; bounded.
+    private(set) var committedLedgers: [String: [Date]] = [:]
+    static let ledgerMemoCapacity = 1024
+
+    /// What a committed transaction stored (nil: the widget's rows are gone).
+    func committed(ledgers: [(widget: String, ledger: [Date]?)]) {
+        if committedLedgers.count + ledgers.count > Self.ledgerMemoCapacity { committedLedgers.removeAll(keepingCapacity: true) }
+        for (widget, ledger) in ledgers { committedLedgers[widget] = ledger }
+    }
+
+    /// Brings `widget`'s ledger rows from what the file holds to `ledger`: nothing when
+    /// they are equal; the starts that left the window deleted and the new ones appended
+    /// when `ledger` continues what is stored (a budgeted reload appends one, the window
+    /// drops the oldest); otherwise every row written again.
+    func writeLedger(_ widget: String, _ ledger: [Date], format: (Date) -> String) throws {
+        if let stored = committedLedgers[widget] {
+            if stored == ledger { return }
+            if let dropped = (0...stored.count).first(where: { ledger.starts(with: stored[$0...]) }) {
+                for start in stored[..<dropped] { try removeLedgerRow(widget, startedAt: format(start)) }
+                for start in ledger[(stored.count - dropped)...] { try addLedgerRow(widget, startedAt: format(start)) }
+                return
+            }
+        }
+        try clearLedger(of: widget)
+        for start in ledger { try addLedgerRow(widget, startedAt: format(start)) }
+    }
+
+    /// A statement failed: SQLite's code and message.
+    struct Failure: Error, CustomStringConvertible {
+        var code: Int32
+        var message: String
+        var description: String { "SQLite error \(code): \(message)" }
+    }
+
+    /// Prepares the statements on `db`'s connection the first time.
+    func prepare(_ db: Database) throws {
+        guard begin == nil else { return }
+        guard let connection = db.sqliteConnection else { throw Failure(code: SQLITE_MISUSE, message: "the connection is closed") }
+        func make(_ sql: String) throws -> OpaquePointer {
+            var statement: OpaquePointer?
+            let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+            guard code == SQLITE_OK, let statement else {
+                throw Failure(code: code, message: String(cString: sqlite3_errmsg(connection)))
+            }
+            return statement
+        }
+        rollback = try make("ROLLBACK")
+        commit = try make("COMMIT")
+        upsertWidget = try make(
+            """
+            INSERT INTO widgets (id, kind, family, app, extension, added_at, record, configuration)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
+                app = excluded.app, extension = excluded.extension, added_at = excluded.added_at,
+                record = excluded.record, configuration = excluded.configuration
+            """)
+        clearLedger = try make("DELETE FROM ledger WHERE widget_id = ?")
+        addLedger = try make("INSERT INTO ledger (widget_id, started_at) VALUES (?, ?)")
+        removeLedgerRow = try make(
+            "DELETE FROM ledger WHERE rowid = (SELECT rowid FROM ledger WHERE widget_id = ? AND started_at = ? LIMIT 1)")
+        // Last: `begin != nil` says all are prepared.
+        begin = try make("BEGIN IMMEDIATE")
+    }
+
+    /// Finalizes every statement (before the connection closes).
+    func finalize() {
+        for statement in [begin, commit, rollback, upsertWidget, clearLedger, addLedger, removeLedgerRow] {
+            sqlite3_finalize(statement)
+        }
+        begin = nil
+        commit = nil
+        rollback = nil
+        upsertWidget = nil
+        clearLedger = nil
+        addLedger = nil
+        removeLedgerRow = nil
+    }
+
+    deinit { finalize() }
+
+    // MARK: - Running them
+
+    func beginTransaction() throws { try run(begin, []) }
+    func commitTransaction() throws { try run(commit, []) }
+
+    /// Rolls back whatever is open; a failure here leaves SQLite to roll back on its own.
+    func rollbackTransaction() {
+        guard let rollback else { return }
+        sqlite3_step(rollback)
+        sqlite3_reset(rollback)
+    }
+
+    func upsertWidget(
+        id: String, kind: String, family: String, app: String, extension: String, addedAt: String, record: [UInt8],
+        configuration: String?
+    ) throws {
+        try run(
+            upsertWidget,
+            [
+                .text(id), .text(kind), .text(family), .text(app), .text(`extension`), .text(addedAt), .bytes(record),
+                configuration.map { .text($0) } ?? .null,
+            ])
+    }
+
+    func clearLedger(of widget: String) throws { try run(clearLedger, [.text(widget)]) }
+    func addLedgerRow(_ widget: String, startedAt: String) throws { try run(addLedger, [.text(widget), .text(startedAt)]) }
+    func removeLedgerRow(_ widget: String, startedAt: String) throws {
+        try run(removeLedgerRow, [.text(widget), .text(startedAt)])
+    }
+
+    /// A bound argument: text, UTF-8 text already in bytes, or NULL.
+    enum Argument {
+        case text(String)
+        case bytes([UInt8])
+        case null
+    }
+
+    /// Binds, steps to the end, resets. The bound text is copied by SQLite (`SQLITE_TRANSIENT`).
+    private func run(_ statement: OpaquePointer?, _ arguments: [Argument]) throws {
+        guard let statement else { throw Failure(code: SQLITE_MISUSE, message: "statements not prepared") }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (index, argument) in arguments.enumerated() {
+            let position = Int32(index + 1)
+            let code: Int32
+            switch argument {
+            case .text(var text): code = text.withUTF8 { Self.bind(statement, position, $0) }
+            case .bytes(let bytes): code = bytes.withUnsafeBufferPointer { Self.bind(statement, position, $0) }
+            case .null: code = sqlite3_bind_null(statement, position)
+            }
+            guard code == SQLITE_OK else { throw failure(code, statement) }
+        }
+        var code = sqlite3_step(statement)
+        while code == SQLITE_ROW { code = sqlite3_step(statement) }
+        guard code == SQLITE_DONE else { throw failure(code, statement) }
+    }
+
+    private func failure(_ code: Int32, _ statement: OpaquePointer) -> Failure {
+        let connection = sqlite3_db_handle(statement)
+        return Failure(code: code, message: connection.map { String(cString: sqlite3_errmsg($0)) } ?? "")
+    }
+
+    private static func bind(_ statement: OpaquePointer, _ position: Int32, _ utf8: UnsafeBufferPointer<UInt8>) -> Int32 {
+        guard let base = utf8.baseAddress, !utf8.isEmpty else {
+            return sqlite3_bind_text(statement, position, "", 0, transient)
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { text in
+            sqlite3_bind_text(statement, position, text, Int32(utf8.count), transient)
+        }
+    }
+
+    /// `SQLITE_TRANSIENT`: SQLite copies the bytes before the bind returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
