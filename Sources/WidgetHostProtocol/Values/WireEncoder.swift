@@ -36,6 +36,7 @@ enum WireEncoder {
         if T.self == Double.self { return .double(value as! Double) }
         if T.self == JSONValue.self { return .json(value as! JSONValue) }
         if T.self == URL.self || T.self == Data.self || T.self == Decimal.self { throw Unsupported() }
+        if let item = try payloadItem(value) { return item }
         let node = Node()
         try value.encode(to: NodeEncoder(node: node))
         return node.resolved
