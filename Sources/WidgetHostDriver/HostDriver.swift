@@ -15,7 +15,7 @@ public protocol ExtensionRunner: AnyObject {
     /// A request is out with an extension and has not been answered or given up.
     var hasRunningRequest: Bool { get }
     /// Writes out what `send` may have held back: the driver calls it once a step's requests
-    /// are all sent (before the step is persisted), so that requests to one process go out in
+    /// are all sent (the step is already persisted), so that requests to one process go out in
     /// one write.
     func flush()
 }
@@ -31,7 +31,8 @@ public protocol NoticeSink: AnyObject {
 }
 
 /// The one effect interpreter for the core. It owns the `WidgetHost`, feeds it each event at
-/// the clock's time and executes the effects in order through small protocols — the clock,
+/// the clock's time, writes what each step changed, and then executes the step's other
+/// effects in order (nothing leaves before its step is stored) through small protocols — the clock,
 /// the extension runner, the state store, the notice sink — which is all the daemon and the
 /// harness differ in. Events the runner reports while effects execute are queued and handled
 /// after them, never re-entrantly, so the core sees one event at a time in one order.
@@ -47,6 +48,10 @@ public final class HostDriver {
     private var executing = false
     private var queued = Deque<HostEvent>()
     private var advances = Deque<Advance>()
+    /// Inside `batch`: how deep, the write its steps need, and their effects held until then.
+    private var batchDepth = 0
+    private var pendingWrite = PendingWrite()
+    private var heldEffects: [HostEffect] = []
 
     /// Called after every step, once its effects and the events they caused are done (the
     /// daemon re-arms its timer and systemd's STATUS line here).
@@ -105,27 +110,79 @@ public final class HostDriver {
         return reply
     }
 
+    /// One event: its step is made durable first, then its effects leave (a notice, a
+    /// request to an extension, an answer: none before the write that covers its step).
+    /// Inside `batch`, the write and the effects wait for the batch's end.
     private func step(_ event: HostEvent) -> HostReply? {
         let step = host.handle(event, at: clock.now)
-        var unflushed = false
+        if batchDepth > 0 {
+            for effect in step.effects {
+                if case .persist(let scope) = effect { pendingWrite.add(scope) } else { heldEffects.append(effect) }
+            }
+            return step.reply
+        }
         for effect in step.effects {
+            if case .persist(let scope) = effect { persist(scope) }
+        }
+        execute(step.effects)
+        return step.reply
+    }
+
+    /// The effects other than `persist`, in order; requests to one process go out in one write.
+    private func execute(_ effects: [HostEffect]) {
+        var unflushed = false
+        for effect in effects {
             switch effect {
             case .send(let request):
                 runner.send(request)
                 unflushed = true
             case .kill(let ext, _): runner.kill(ext)
             case .terminate(let ext): runner.terminate(ext)
-            case .persist(let scope):
-                // The extensions work while the step is written.
-                if unflushed { runner.flush() }
-                unflushed = false
-                persist(scope)
+            case .persist: break
             case .notice(let notice): notices.publish(notice)
             case .answer(let id, let reply): answered(id, reply)
             }
         }
         if unflushed { runner.flush() }
-        return step.reply
+    }
+
+    // MARK: - Group commit
+
+    /// Runs `body`, in which the owner feeds the core several events at once (the lines of one
+    /// read from a client or an extension), so that their steps are written in one
+    /// transaction instead of one each: the steps are handled as they come, their effects are
+    /// held, and at the end the write covering all of them is made and then the held effects
+    /// are executed in order. Nothing a held step caused leaves the process before that write
+    /// (the owner holds its own replies to the commands, too, until `batch` returns). Nested
+    /// batches end with the outermost.
+    public func batch<T>(_ body: () throws -> T) rethrows -> T {
+        batchDepth += 1
+        defer {
+            batchDepth -= 1
+            if batchDepth == 0 { endBatch() }
+        }
+        return try body()
+    }
+
+    /// The batch's write, then its effects and whatever the runner reported meanwhile, then
+    /// the virtual clock's advance if one waited for the batch.
+    private func endBatch() {
+        if let scope = pendingWrite.take() { persist(scope) }
+        if !heldEffects.isEmpty {
+            let effects = heldEffects
+            heldEffects = []
+            if executing {
+                // Inside a step's effects: its loop handles what they cause.
+                execute(effects)
+            } else {
+                executing = true
+                execute(effects)
+                while let next = queued.popFirst() { _ = step(next) }
+                executing = false
+                didStep()
+            }
+        }
+        continueAdvancing()
     }
 
     private func persist(_ scope: PersistScope) {
@@ -161,7 +218,7 @@ public final class HostDriver {
     public var isAdvancing: Bool { !advances.isEmpty }
 
     private func continueAdvancing() {
-        while !executing, var advance = advances.first {
+        while !executing, batchDepth == 0, var advance = advances.first {
             if runner.hasRunningRequest { return }
             if let deadline = host.nextDeadline, deadline <= advance.target {
                 advance.clock.jump(to: deadline)

@@ -9,9 +9,10 @@ public protocol StateStore: Sendable {
     /// Everything stored, or nil when nothing has been written yet (a fresh state directory).
     func load() throws(StateError) -> PersistedState?
 
-    /// Writes one core step in one transaction: the host record if it changed (nil: leave
-    /// it), the records that changed, the ids of removed widgets, and what changed among
-    /// Live Activities. Either all of it is stored or, when this throws, none of it.
+    /// Writes one core step (or the steps of one `HostDriver.batch`) in one transaction: the
+    /// host record if it changed (nil: leave it), the records that changed, the ids of removed
+    /// widgets, and what changed among Live Activities. Either all of it is stored or, when
+    /// this throws, none of it. The driver calls it before any effect of those steps runs.
     func write(
         host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID], activities: ActivityChanges
     ) throws(StateError)

@@ -5,9 +5,10 @@ import WidgetHostCore
 import WidgetHostDriver
 import WidgetHostProtocol
 
-/// The driver flushes the runner once a step's requests are sent and before the step is
-/// written, so that reloads due at one instant go to a pipelining extension in one write
-/// while the store works (issue 16).
+/// The driver writes a step first and then executes its effects, flushing the runner once
+/// the step's requests are sent, so that reloads due at one instant go to a pipelining
+/// extension in one write (issue 16) and no request leaves before its step (its charge) is
+/// stored. In a batch, one write covers every step and the effects follow it.
 @Suite("The driver's flush")
 struct FlushTests {
     /// What happened, in order: "send w1", "flush", "persist".
@@ -88,18 +89,46 @@ struct FlushTests {
         return (reload, log.take())
     }
 
-    @Test("Reloads due at one instant: every request sent, then one flush, then the step's write")
-    func oneFlushBeforePersist() {
+    @Test("Reloads due at one instant: the step's write, then every request sent, then one flush")
+    func persistThenOneFlush() {
         let (reload, afterFirstAnswer) = Self.run(pipelining: true)
-        #expect(reload == ["send w1", "send w2", "send w3", "send w4", "flush", "persist"])
+        #expect(reload == ["persist", "send w1", "send w2", "send w3", "send w4", "flush"])
         // The next request is already in the process: the answer's step writes nothing more.
         #expect(afterFirstAnswer == ["persist"])
     }
 
-    @Test("Without pipelining, one request a step, each flushed before its step is written")
+    @Test("Without pipelining, one request a step, each sent and flushed after its step is written")
     func oneAtATime() {
         let (reload, afterFirstAnswer) = Self.run(pipelining: false)
-        #expect(reload == ["send w1", "flush", "persist"])
-        #expect(afterFirstAnswer == ["send w2", "flush", "persist"])
+        #expect(reload == ["persist", "send w1", "flush"])
+        #expect(afterFirstAnswer == ["persist", "send w2", "flush"])
+    }
+
+    @Test("A batch of steps: one write covering them all, then their requests and one flush; a nested batch ends with the outer one")
+    func batch() {
+        let log = Log()
+        let runner = Runner(log: log)
+        let driver = HostDriver(
+            host: WidgetHost(configuration: HostConfiguration()), clock: Clock(now: Date(timeIntervalSince1970: 1_771_142_400)),
+            runner: runner, store: Store(log: log), notices: Sink())
+        driver.handle(.hostStarted(bootID: "b"))
+        driver.handle(.catalogChanged([Self.descriptor(pipelining: true)]))
+        _ = log.take()
+        var replies: [HostReply?] = []
+        driver.batch {
+            for _ in 0..<3 {
+                replies.append(driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall))))
+            }
+            driver.batch {
+                replies.append(driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall))))
+            }
+            #expect(log.take() == [], "nothing written or sent inside the batch")
+        }
+        #expect(replies.count == 4 && replies.allSatisfy { $0 != nil }, "each command answered as it is handled")
+        let after = log.take()
+        #expect(after.first == "persist" && after.filter { $0 == "persist" }.count == 1, "\(after)")
+        #expect(after.last == "flush" && after.filter { $0 == "flush" }.count == 1, "\(after)")
+        #expect(Set(runner.sent.compactMap(\.widget?.rawValue)) == ["w1", "w2", "w3", "w4"])
+        #expect(driver.host.widgetCount == 4)
     }
 }

@@ -16,6 +16,9 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private var framer: LineFramer
     private var peer: Peer?
     private var subscription: Int?
+    /// Inside a read's batch: replies are written but not flushed until its commit.
+    private var holding = false
+    private var held = false
 
     init(server: ControlServer) {
         self.server = server
@@ -37,12 +40,22 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         let frames = buffer.withUnsafeReadableBytes { framer.append($0) }
-        for frame in frames {
-            switch frame {
-            case .line(let bytes): handleLine(bytes, context: context)
-            case .oversized:
-                write(.errorResponse(id: nil, error: .lineTooLong(limit: server.settings.maxLineBytes)), context: context)
+        // The lines of one read are one batch: their steps are committed together, before any
+        // reply, notice or request they caused leaves; the replies are flushed after that.
+        holding = true
+        server.runtime.batch {
+            for frame in frames {
+                switch frame {
+                case .line(let bytes): handleLine(bytes, context: context)
+                case .oversized:
+                    write(.errorResponse(id: nil, error: .lineTooLong(limit: server.settings.maxLineBytes)), context: context)
+                }
             }
+        }
+        holding = false
+        if held {
+            held = false
+            context.flush()
         }
     }
 
@@ -85,7 +98,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             case .now(let response): write(response, context: context)
             case .nowEncoded(let id, let result):
                 guard let line = try? Self.responseLine(id: id, result: result) else { return }
-                context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
+                send(line, context: context)
             case .later(let future):
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 future.hop(to: context.eventLoop).whenSuccess { response in
@@ -184,7 +197,17 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func writeBatch(_ responses: JSONRPCBatchResponses, context: ChannelHandlerContext) {
         guard let data = try? responses.encodedLine() else { return }
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: data)), promise: nil)
+        send(data, context: context)
+    }
+
+    /// A reply: flushed now, or held until the batch that caused it is committed.
+    private func send(_ bytes: some Sequence<UInt8>, context: ChannelHandlerContext) {
+        if holding {
+            held = true
+            context.write(wrapOutboundOut(ByteBuffer(bytes: bytes)), promise: nil)
+        } else {
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: bytes)), promise: nil)
+        }
     }
 
     private func subscribe(context: ChannelHandlerContext) {
@@ -223,7 +246,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     private func write(_ message: JSONRPCMessage, context: ChannelHandlerContext) {
         guard let data = try? message.encodedLine() else { return }
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: data)), promise: nil)
+        send(data, context: context)
     }
 
     /// `SO_PEERCRED`. Glibc's `struct ucred` needs _GNU_SOURCE, so its layout is spelled here.

@@ -20,6 +20,8 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     var spawner: ProcessSpawner
     /// Called with every event for the core (on the loop).
     var report: (HostEvent) -> Void = { _ in }
+    /// Runs the events of one read from an extension as one batch (`HostDriver.batch`).
+    var batch: (() -> Void) -> Void = { $0() }
     /// A cgroup per process (`limits.cgroup = auto` where delegation allows it), or nil.
     var cgroups: ExtensionCgroups?
 
@@ -107,6 +109,7 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
             self.handle(event, from: started)
         }
         started = process
+        process.batch = { [unowned self] body in batch(body) }
         processes[launch.bundleID] = process
         logger.debug(
             "started extension process", metadata: ["EXTENSION": "\(launch.bundleID)", "PID": "\(process.pid)"])

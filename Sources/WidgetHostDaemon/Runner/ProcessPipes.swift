@@ -22,6 +22,8 @@ final class ProcessPipes: @unchecked Sendable {
     private let sampleInterval: TimeAmount?
     private var session: ExtensionSession
     private let onEvent: (ProcessEvent) -> Void
+    /// Runs what one read from the extension caused (its replies) as one batch of core steps.
+    var batch: (() -> Void) -> Void = { $0() }
     private let footprints = FootprintReader()
     private var stdin: (any Channel)?
     private var queuedWrites: [[UInt8]] = []
@@ -195,7 +197,7 @@ final class ProcessPipes: @unchecked Sendable {
         let actions = buffer.withUnsafeReadableBytes { bytes in
             stream == .stdout ? session.receive(stdout: bytes) : session.receive(stderr: bytes)
         }
-        perform(actions)
+        batch { perform(actions) }
     }
 
     fileprivate func streamEnded(_ stream: PipeReader.Stream) {

@@ -54,6 +54,7 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
             eventLoop: eventLoop, limits: host.configuration.limits, logger: logger)
         driver = HostDriver(host: host, clock: clock, runner: supervisor, store: store, notices: self)
         supervisor.report = { [unowned self] event in driver.report(event) }
+        supervisor.batch = { [unowned self] body in driver.batch(body) }
         driver.didStep = { [unowned self] in
             statusCache.invalidate()
             armTimer()
@@ -89,6 +90,14 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     func apply(_ event: HostEvent) -> HostReply? {
         eventLoop.preconditionInEventLoop()
         return driver.handle(event)
+    }
+
+    /// Several events handled at once (the lines of one read) in one transaction, committed
+    /// before any of their effects leave (`HostDriver.batch`). The caller holds its own
+    /// replies until this returns.
+    func batch<T>(_ body: () throws -> T) rethrows -> T {
+        eventLoop.preconditionInEventLoop()
+        return try driver.batch(body)
     }
 
     /// After the virtual clock jumped, the timer's real delay is wrong: set it again.
