@@ -69,6 +69,7 @@ struct NoticeLogTests {
     func line(notice: HostNotice, level: Logger.Level, message: String) {
         let line = NoticeLog.line(for: notice)
         #expect(line.level == level)
+        #expect(NoticeLog.level(for: notice) == level)
         #expect(line.message == message)
         var fields = notice.widget == nil ? ["EXTENSION": "com.fixture.crasher.widget"] : Self.widgetFields
         if let result = notice.result { fields["OUTCOME"] = "\(result.rawValue)" }
@@ -84,5 +85,35 @@ struct NoticeLogTests {
         #expect(line.level == .warning)
         #expect(line.message == "extension killed: the extension crashed: exited with status 3")
         #expect(line.metadata == ["EXTENSION": "com.fixture.crasher.widget", "OUTCOME": "crashed", "WIDGET_ID": "w3"])
+    }
+
+    /// `level(for:)` decides whether a line is built at all: it must be the line's own level
+    /// for every kind of notice, the intent, control and activity ones included.
+    @Test("The level a notice is logged at is known before its line is built")
+    func levels() {
+        let e = "com.fixture.crasher.widget"
+        var notices = Self.lines.map(\.0)
+        notices.append(
+            .extensionKilled(
+                extension: e, widgetId: "w3", at: Self.t0, result: .crashed, durationMs: 5, footprintBytes: nil, detail: "x"))
+        notices.append(.intentStarted(extension: e, widgetId: "w3", control: nil, at: Self.t0, intent: "I", button: nil, isOn: nil))
+        for outcome in IntentOutcome.allCases {
+            notices.append(
+                .intentFinished(
+                    extension: e, widgetId: nil, control: "C", at: Self.t0, intent: "I", outcome: outcome, durationMs: 3,
+                    detail: nil))
+        }
+        notices.append(.controlUpdated(extension: e, control: "C", at: Self.t0, value: nil, detail: nil))
+        notices.append(.controlUpdated(extension: e, control: "C", at: Self.t0, value: nil, detail: "failed"))
+        for event in ActivityNotice.Event.allCases {
+            notices.append(
+                .activity(
+                    ActivityNotice(
+                        event: event, at: Self.t0, activityId: "a1", app: "app", attributesType: nil, source: .app,
+                        state: nil, detail: "d")))
+        }
+        for notice in notices {
+            #expect(NoticeLog.level(for: notice) == NoticeLog.line(for: notice).level, "\(notice)")
+        }
     }
 }

@@ -24,6 +24,12 @@ struct JSONRPCMessageTests {
         #expect(plain?.id == .number(7))
         #expect(plain?.result.entries.first?.content == ["n": 1])
         #expect(plain?.result.policy == .never)
+        // Fractions and \u escapes (Foundation's reader, not the plain one), a string id.
+        let rich = #"{"jsonrpc":"2.0","id":"r","result":{"entries":[{"date":"2026-02-15T08:00:00.5Z","relevance":{"score":0.25},"content":{"t":"\u00e9"}}],"policy":{"type":"atEnd"}}}"#
+        let decoded = JSONRPCMessage.decodeResult(line(rich), as: TimelinePayload.self)
+        #expect(decoded?.id == .string("r"))
+        #expect(decoded?.result.entries.first?.content == ["t": "é"])
+        #expect(decoded?.result.entries.first?.relevance?.score == 0.25)
         for text in [
             #"{"jsonrpc":"2.0","id":7,"result":\#(timeline),"error":{"code":1,"message":"m"}}"#,  // an error response
             #"{"jsonrpc":"2.0","id":7,"method":"m","result":\#(timeline)}"#,  // a request
@@ -31,7 +37,11 @@ struct JSONRPCMessageTests {
             #"{"jsonrpc":"2.0","id":7,"result":\#(timeline),}"#,  // a trailing comma
             #"{"jsonrpc":"2.0","id":7,"result":{"entries":[]}}"#,  // no policy
             #"{"jsonrpc":"2.0","result":\#(timeline)}"#,  // no id
-            #"[1]"#, "not json",
+            #"{"jsonrpc":"2.0","id":null,"result":\#(timeline)}"#,  // a null id
+            #"{"jsonrpc":"2.0","id":[7],"result":\#(timeline)}"#,
+            #"{"jsonrpc":"2.0","id":7,"result":{"entries":[{"date":"yesterday"}],"policy":{"type":"never"}}}"#,
+            #"{"jsonrpc":"2.0","id":7,"result":null}"#,
+            #"[1]"#, "not json", "",
         ] {
             #expect(JSONRPCMessage.decodeResult(line(text), as: TimelinePayload.self) == nil, "\(text)")
         }

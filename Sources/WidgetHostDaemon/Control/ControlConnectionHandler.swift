@@ -214,17 +214,17 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         guard subscription == nil else { return }
         let channel = context.channel
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        subscription = server.runtime.subscribe { [weak self] notice in
+        subscription = server.runtime.subscribe { [weak self] published in
             guard let self else { return }
             // A subscriber that stops reading is dropped rather than buffered without bound.
             guard channel.isWritable else {
                 channel.close(promise: nil)
                 return
             }
-            guard let line = try? JSONRPCMessage.notificationLine(method: ControlMethod.eventNotification, params: notice)
-            else { return }
+            // The same bytes for every subscriber (a ByteBuffer is shared, not copied, by each write).
+            guard let line = published.eventLine else { return }
             let context = loopBound.value
-            context.writeAndFlush(self.wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
+            context.writeAndFlush(self.wrapOutboundOut(line), promise: nil)
         }
     }
 

@@ -47,7 +47,7 @@ final class RuntimeDashboardSource: DashboardSource, @unchecked Sendable {
     }
 
     func subscribe(_ handler: @escaping (HostNotice) -> Void) -> Int {
-        runtime.subscribe(handler)
+        runtime.subscribe { handler($0.notice) }
     }
 
     func unsubscribe(_ id: Int) {

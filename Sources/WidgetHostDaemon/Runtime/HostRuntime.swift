@@ -26,7 +26,7 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     private var stopped = false
     /// How many times the deadline timer fired (tests: reloads due at one instant take one).
     var timerFirings: Int { timer?.firings ?? 0 }
-    private var subscribers: [Int: (HostNotice) -> Void] = [:]
+    private var subscribers: [Int: (PublishedNotice) -> Void] = [:]
     private var nextSubscriberID = 1
     /// `status`'s encoded result between steps (`StatusReplyCache`).
     let statusCache = StatusReplyCache()
@@ -142,10 +142,14 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
 
     public func publish(_ notice: HostNotice) {
         log(notice)
-        for id in subscribers.keys.sorted() { subscribers[id]?(notice) }
+        guard !subscribers.isEmpty else { return }
+        let published = PublishedNotice(notice)
+        for id in subscribers.keys.sorted() { subscribers[id]?(published) }
     }
 
-    func subscribe(_ handler: @escaping (HostNotice) -> Void) -> Int {
+    /// `handler` gets every notice from now on, with its `event` line encoded once for all
+    /// subscribers (`PublishedNotice`).
+    func subscribe(_ handler: @escaping (PublishedNotice) -> Void) -> Int {
         eventLoop.preconditionInEventLoop()
         let id = nextSubscriberID
         nextSubscriberID += 1
