@@ -8,7 +8,7 @@ import WidgetHostProtocol
 import WidgetHostRunner
 
 /// A Swift extension built with the SDK (Tests/Fixtures/ConcurrencyExtension), run inside
-/// widgethost-sandbox as the daemon runs it: its tasks run on the SDK's global executor, so
+/// the sandbox as the daemon confines it: its tasks run on the SDK's global executor, so
 /// libdispatch's worker monitor, which crashed sandboxed extensions because it cannot open
 /// `/proc/TID/stat`, has no worker to watch (docs/security.md).
 @Suite(

@@ -21,7 +21,7 @@ static inline int widgethost_pidfd_open(pid_t pid) {
 #endif
 }
 
-// The Landlock ABI the kernel offers (0: none), as widgethost-sandbox will find it, so that the
+// The Landlock ABI the kernel offers (0: none), as the confined child will find it, so that the
 // host can log once what is missing and refuse in `required` mode before any process starts.
 static inline int widgethost_landlock_abi(void) {
     long abi = syscall(444 /* landlock_create_ruleset, every architecture */, (void *)0, 0, 1U /* VERSION */);

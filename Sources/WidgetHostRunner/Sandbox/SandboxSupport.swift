@@ -54,7 +54,7 @@ public struct SandboxSupport: Sendable, Hashable {
         self.pidsMax = pidsMax
     }
 
-    /// The newest Landlock ABI whose rules widgethost-sandbox asks for.
+    /// The newest Landlock ABI whose rules the confined child (`widgethost_spawn`) asks for.
     public static let newestKnownABI = 7
 
     /// This kernel, as the host's user sees it.
