@@ -41,6 +41,8 @@ let package = Package(
     targets: [
         // Pure values: JSON-RPC 2.0, NDJSON framing, the messages of both channels.
         .target(name: "WidgetHostProtocol", swiftSettings: strict),
+        // SplitMix64, the one seeded generator of the harness and the randomised tests.
+        .target(name: "SeededRandom", swiftSettings: strict),
         // A small blocking JSON-RPC client for the control socket (the CLI and WidgetCenter).
         .target(name: "WidgetHostClient", dependencies: ["WidgetHostProtocol"], swiftSettings: strict),
         // Foundation types Apple's SDK frameworks use and swift-corelibs-foundation lacks
@@ -156,7 +158,7 @@ let package = Package(
             name: "WidgetHostHarness",
             dependencies: [
                 "WidgetHostCore", "WidgetHostProtocol", "WidgetHostConfiguration", "WidgetHostBundles",
-                "WidgetHostRunner", "WidgetHostDriver",
+                "WidgetHostRunner", "WidgetHostDriver", "SeededRandom",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -354,7 +356,7 @@ let package = Package(
 
         .testTarget(
             name: "WidgetHostProtocolTests",
-            dependencies: ["WidgetHostProtocol"],
+            dependencies: ["WidgetHostProtocol", "SeededRandom"],
             swiftSettings: strict
         ),
         // The SwiftUI subset: every view and modifier archived, the seeds' view code compiled as fixtures.
@@ -381,7 +383,7 @@ let package = Package(
             name: "WidgetKitTests",
             dependencies: [
                 "WidgetKit", "SwiftUI", "WidgetHostProtocol", "ActivityKit", "AppIntents", "PizzaDeliveryShared",
-                "PizzaDeliveryWidgets", "AxiomIntentsFixture",
+                "PizzaDeliveryWidgets", "AxiomIntentsFixture", "SeededRandom",
             ],
             swiftSettings: strict
         ),
@@ -421,7 +423,7 @@ let package = Package(
             name: "WidgetHostDaemonTests",
             dependencies: [
                 "WidgetHostDaemon", "WidgetHostConfiguration", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
-                "WidgetHostRunner", "WidgetHostDriver", "CSystemd",
+                "WidgetHostRunner", "WidgetHostDriver", "CSystemd", "SeededRandom",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -470,7 +472,7 @@ let package = Package(
         // Real daemon, real extension processes, real CLI: run against the built products.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WidgetHostProtocol", "WidgetHostClient"],
+            dependencies: ["WidgetHostProtocol", "WidgetHostClient", "SeededRandom"],
             swiftSettings: strict
         ),
     ]

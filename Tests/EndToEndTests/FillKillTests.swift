@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import WidgetHostClient
 import WidgetHostProtocol
@@ -50,25 +51,13 @@ struct FillKillTests {
         #expect(!stored.contains(next.widget.id), "the id \(next.widget.id) was handed out before the kill")
     }
 
-    /// SplitMix64: kill points drawn from a seed that a failure names.
-    struct KillPoints: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(
         "kill -9 at random points of a pipelined stream of addWidget and budgeted reloadTimelines: no acknowledged widget, no charge reported or sent to the extension, is lost",
         arguments: 0..<3)
     func randomKillPoints(round: Int) throws {
         let seed = ProcessInfo.processInfo.environment["WIDGETHOST_FILLKILL_SEED"].flatMap(UInt64.init)
             ?? UInt64(Date().timeIntervalSince1970 * 1000) &+ UInt64(round)
-        var random = KillPoints(state: seed)
+        var random = SeededGenerator(seed: seed)
         // Budgeted reloads with no minimum interval: every one started is charged at once.
         let daemon = try RealDaemon(config: "[policy]\nmin_reload_interval = \"0s\"\n", fixtures: ["WellBehaved"])
         // Twenty widgets served first, so that the stream's reloads start (and are charged) at once.

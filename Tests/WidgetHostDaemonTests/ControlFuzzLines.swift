@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import WidgetHostProtocol
 
 /// Seeded fuzz lines for the control socket, each with the reply docs/protocol.md promises.
@@ -78,7 +79,7 @@ struct FuzzLineGenerator {
         #"{"jsonrpc":"2.0" "id":1}"#,
     ]
 
-    mutating func next(using random: inout SplitMix64) -> FuzzLine {
+    mutating func next(using random: inout SeededGenerator) -> FuzzLine {
         let roll = Int.random(in: 0..<1000, using: &random)
         switch roll {
         case 0..<100: return valid(using: &random)
@@ -111,20 +112,20 @@ struct FuzzLineGenerator {
         FuzzLine(category: category, bytes: Array(text.utf8), expectation: expectation)
     }
 
-    private mutating func valid(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func valid(using random: inout SeededGenerator) -> FuzzLine {
         let id = freshID()
         let template = Self.readMethods.randomElement(using: &random)!
         return line("valid", template.replacingOccurrences(of: "ID", with: "\(id)"), .result(.number(id)))
     }
 
-    private mutating func notification(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func notification(using random: inout SeededGenerator) -> FuzzLine {
         let text = Bool.random(using: &random)
             ? #"{"jsonrpc":"2.0","method":"status"}"#
             : #"{"jsonrpc":"2.0","id":null,"method":"reloadTimelines","params":{"kind":"NoSuchWidget"}}"#
         return line("notification", text, .none)
     }
 
-    private mutating func malformed(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func malformed(using random: inout SeededGenerator) -> FuzzLine {
         if Bool.random(using: &random) {
             return line("malformed", Self.malformed.randomElement(using: &random)!, .error(-32700, nil, containing: "Parse error"))
         }
@@ -134,14 +135,14 @@ struct FuzzLineGenerator {
         return FuzzLine(category: "truncated", bytes: Array(whole[..<cut]), expectation: .error(-32700, nil, containing: "Parse error"))
     }
 
-    private func binary(using random: inout SplitMix64) -> FuzzLine {
+    private func binary(using random: inout SeededGenerator) -> FuzzLine {
         // 0xFF is never valid UTF-8, so the line cannot be JSON by accident.
         let count = Int.random(in: 0...300, using: &random)
         let bytes = [0xFF] + (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }.filter { $0 != 0x0A }
         return FuzzLine(category: "binary", bytes: bytes, expectation: .error(-32700, nil))
     }
 
-    private mutating func invalidRequest(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func invalidRequest(using random: inout SeededGenerator) -> FuzzLine {
         let (template, echoes) = Self.invalidRequests.randomElement(using: &random)!
         let id = freshID()
         return line(
@@ -149,7 +150,7 @@ struct FuzzLineGenerator {
             .error(-32600, echoes ? .number(id) : nil, containing: "Invalid request"))
     }
 
-    private mutating func unknownMethod(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func unknownMethod(using random: inout SeededGenerator) -> FuzzLine {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/._-$ éü€😀\"\\\t")
         var method = String((0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
         if ControlMethod(rawValue: method) != nil { method += "!" }
@@ -158,7 +159,7 @@ struct FuzzLineGenerator {
         return line("unknown method", text, .error(-32601, .number(id), containing: "known methods are"))
     }
 
-    private mutating func wrongParams(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func wrongParams(using random: inout SeededGenerator) -> FuzzLine {
         let id = freshID()
         if Int.random(in: 0..<3, using: &random) == 0 {
             let template = Self.refused.randomElement(using: &random)!
@@ -170,7 +171,7 @@ struct FuzzLineGenerator {
             .error(-32602, .number(id), containing: names))
     }
 
-    private func hugeID(using random: inout SplitMix64) -> FuzzLine {
+    private func hugeID(using random: inout SeededGenerator) -> FuzzLine {
         let ids: [JSONRPCID] = [
             .number(Int.max), .number(Int.min), .number(0), .number(-1),
             .string(String(repeating: "x", count: Int.random(in: 1_000...20_000, using: &random))),
@@ -185,7 +186,7 @@ struct FuzzLineGenerator {
         return line("huge id", #"{"jsonrpc":"2.0","id":\#(idJSON),"method":"status"}"#, .result(id))
     }
 
-    private mutating func nested(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func nested(using random: inout SeededGenerator) -> FuzzLine {
         let id = freshID()
         // Foundation's JSON reader stops at 512 levels with "too many nested"; the request is one of them.
         let depth = Bool.random(using: &random) ? Int.random(in: 1...100, using: &random) : Int.random(in: 600...5_000, using: &random)
@@ -200,7 +201,7 @@ struct FuzzLineGenerator {
 
     /// A batch of 1–6 members: read requests, notifications and non-objects, answered in
     /// one array in order (notifications left out), or not at all if only notifications.
-    private mutating func batch(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func batch(using random: inout SeededGenerator) -> FuzzLine {
         var members: [String] = []
         var expected: [FuzzExpectation] = []
         for _ in 0..<Int.random(in: 1...6, using: &random) {
@@ -220,14 +221,14 @@ struct FuzzLineGenerator {
         return line("batch", text, expected.isEmpty ? .none : .batch(expected))
     }
 
-    private func oversized(using random: inout SplitMix64) -> FuzzLine {
+    private func oversized(using random: inout SeededGenerator) -> FuzzLine {
         let limit = 1024 * 1024
         let padding = String(repeating: "p", count: limit + Int.random(in: 1...65_536, using: &random))
         let text = #"{"jsonrpc":"2.0","id":1,"method":"status","params":{"pad":"\#(padding)"}}"#
         return line("oversized", text, .error(-32600, nil, containing: "line longer than \(limit) bytes"))
     }
 
-    private mutating func halfLineThenClose(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func halfLineThenClose(using random: inout SeededGenerator) -> FuzzLine {
         var line = valid(using: &random)
         line.bytes = Array(line.bytes.prefix(line.bytes.count / 2))
         line.category = "half line, then close"
@@ -235,7 +236,7 @@ struct FuzzLineGenerator {
         return line
     }
 
-    private mutating func mutated(using random: inout SplitMix64) -> FuzzLine {
+    private mutating func mutated(using random: inout SeededGenerator) -> FuzzLine {
         let sources = Self.readMethods + Self.wrongParams.map(\.0) + Self.refused + Self.invalidRequests.map(\.0)
         var bytes = Array(sources.randomElement(using: &random)!.replacingOccurrences(of: "ID", with: "\(freshID())").utf8)
         for _ in 0..<Int.random(in: 1...5, using: &random) where bytes.count > 2 {
@@ -252,7 +253,7 @@ struct FuzzLineGenerator {
     }
 
     /// Any byte but the newline; JSON's own punctuation more often than chance.
-    private static func randomByte(using random: inout SplitMix64) -> UInt8 {
+    private static func randomByte(using random: inout SeededGenerator) -> UInt8 {
         let punctuation = Array(#"{}[]":,\0123456789-.etruanl "#.utf8)
         if Bool.random(using: &random) { return punctuation.randomElement(using: &random)! }
         let byte = UInt8.random(in: 0...255, using: &random)

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import WidgetHostCore
 import WidgetHostProtocol
@@ -27,7 +28,7 @@ struct ControlFuzzTests {
         let failures = FuzzFailures()
         let started = Date()
         DispatchQueue.concurrentPerform(iterations: Self.workers) { worker in
-            var random = SplitMix64(seed: Self.seed &+ UInt64(worker))
+            var random = SeededGenerator(seed: Self.seed &+ UInt64(worker))
             var generator = FuzzLineGenerator()
             var client: TestClient?
             for index in 0..<(Self.lines / Self.workers) {
@@ -218,15 +219,3 @@ final class FuzzFailures: @unchecked Sendable {
     func add(_ failure: String) { lock.withLock { stored.append(failure) } }
 }
 
-/// A small, fast, seedable generator (SplitMix64), so that a failing run can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

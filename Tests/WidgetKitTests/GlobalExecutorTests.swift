@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Synchronization
 import Testing
 
@@ -64,19 +65,6 @@ struct JobDeadlinesTests {
         }
         out += deadlines.removeDue { _ in .seconds(5) }.sorted()
         #expect(out == Array(0..<1000))
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for the shuffles above.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import WidgetHostCore
 
 /// Something the scenario does at a moment: an app asks for a reload, the user looks at a widget.
