@@ -131,18 +131,9 @@ struct CLIFrontTests {
         try FileManager.default.copyItem(atPath: front.path, toPath: bin + "/widgethost")
         #expect(FileManager.default.createFile(
             atPath: bin + "/widgethost-cli", contents: Data("not a program".utf8), attributes: [.posixPermissions: 0o644]))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bin + "/widgethost")
-        process.arguments = ["list"]
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 70)
-        #expect(text == "widgethost: cannot run \(bin)/widgethost-cli (Permission denied); reinstall widgethost\n")
+        let run = try CLI.run(["list"], environment: ["PATH": "/usr/bin:/bin"], executable: URL(fileURLWithPath: bin + "/widgethost"))
+        #expect(run.status == 70)
+        #expect(run.stderr == "widgethost: cannot run \(bin)/widgethost-cli (Permission denied); reinstall widgethost\n")
     }
 
     @Test("What the front hands over before connecting: other commands, --json, the parser's forms, no daemon")
@@ -183,18 +174,11 @@ struct CLIFrontTests {
     @Test("A WIDGETHOST_RESUME the front never writes is refused, not trusted", arguments: ["", "x", "1:5", "9:5", "99:-1", "99:", "3:5:7"])
     func malformedResume(value: String) throws {
         let fullCLI = try #require(CLI.binary).deletingLastPathComponent().appendingPathComponent("widgethost-cli")
-        let process = Process()
-        process.executableURL = fullCLI
-        process.arguments = ["reload", "--kind", "K"]
-        process.environment = ["WIDGETHOST_RESUME": value, "WIDGETHOST_SOCKET": "/nonexistent.sock"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 70)
-        #expect(text.contains("WIDGETHOST_RESUME=\(value) is not a connection"), "\(text)")
+        let run = try CLI.run(
+            ["reload", "--kind", "K"], environment: ["WIDGETHOST_RESUME": value, "WIDGETHOST_SOCKET": "/nonexistent.sock"],
+            executable: fullCLI)
+        #expect(run.status == 70)
+        #expect(run.stderr.contains("WIDGETHOST_RESUME=\(value) is not a connection"), "\(run.stderr)")
     }
 }
 

@@ -435,13 +435,14 @@ enum CLI {
     }()
 
     /// Runs the CLI with a clean environment (TZ=UTC so times are predictable) and waits.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
-        try start(arguments, environment: environment).wait()
+    /// `executable`: another copy of it, or the full CLI (`widgethost-cli`) itself.
+    static func run(_ arguments: [String], environment: [String: String] = [:], executable: URL? = nil) throws -> CLIRun {
+        try start(arguments, environment: environment, executable: executable).wait()
     }
 
     /// Starts the CLI; its output goes to files that can be read while it runs.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> RunningCLI {
-        let binary = try #require(binary, "widgethost is not built; run `swift build --build-tests` first")
+    static func start(_ arguments: [String], environment: [String: String] = [:], executable: URL? = nil) throws -> RunningCLI {
+        let binary = try #require(executable ?? binary, "widgethost is not built; run `swift build --build-tests` first")
         let directory = try TemporaryDirectory()
         let stdoutPath = directory.path + "/stdout", stderrPath = directory.path + "/stderr"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
