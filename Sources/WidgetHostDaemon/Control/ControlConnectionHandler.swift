@@ -98,6 +98,12 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     }
 
     private func handleLine(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        // Byte for byte a plain `status` request: the dispatcher's `status` case without
+        // reading the line as JSON (`PlainStatusRequest`).
+        if let id = PlainStatusRequest.id(of: bytes) {
+            answer(perform(.status, params: nil, id: .number(id), context: context), context: context)
+            return
+        }
         switch JSONRPCLine.parse(bytes, maxBatch: server.settings.maxBatch) {
         case .single(let parsed):
             answer(run(parsed, context: context), context: context)
@@ -178,6 +184,13 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private func perform(_ method: String, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
         perform(method, params: params, id: id, context: context) { dispatcher, peer in
             dispatcher.dispatch(method: method, params: params, as: peer)
+        }
+    }
+
+    /// The same for a method already known (a plain `status` line's).
+    private func perform(_ method: ControlMethod, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
+        perform(method.rawValue, params: params, id: id, context: context) { dispatcher, peer in
+            dispatcher.dispatch(method, params: params, as: peer)
         }
     }
 
