@@ -90,7 +90,7 @@ extension WireEncoder {
 
         // MARK: Scalars
 
-        private mutating func append(_ text: StaticString) {
+        mutating func append(_ text: StaticString) {
             bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
 
