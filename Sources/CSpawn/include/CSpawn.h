@@ -35,6 +35,10 @@ static inline int widgethost_seccomp_available(void) {
 
 // MARK: - Spawning
 
+/// A pipe whose two ends close on exec, made in one system call (pipe2): `fds[0]` reads,
+/// `fds[1]` writes. 0, or -1 with errno set.
+int widgethost_pipe_cloexec(int fds[2]);
+
 /// How an extension process is confined; NULL: not at all (`limits.sandbox = "off"`).
 struct widgethost_sandbox {
     /// Read and execute beneath each (a file: that file only).
