@@ -354,6 +354,10 @@ static int child(void *argument) {
 
 // MARK: - Spawning
 
+int widgethost_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
 pid_t widgethost_spawn(
     const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd,
     const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure) {

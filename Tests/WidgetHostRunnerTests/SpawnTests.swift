@@ -46,6 +46,26 @@ struct SpawnTests {
         #expect(descriptors.subtracting(["0", "1", "2", "10", "255"]).isEmpty, "descriptors: \(descriptors.sorted())")
     }
 
+    @Test("The host's ends of the three pipes close on exec, so no other process the host starts inherits them")
+    func hostEndsCloseOnExec() throws {
+        let spawned = try ProcessSpawner().spawn(
+            ExtensionLaunch(bundleID: "com.test.widget", executable: "/bin/cat", directory: "/", environment: [:]))
+        defer {
+            close(spawned.stdoutRead)
+            close(spawned.stderrRead)
+            var status: CInt = 0
+            waitpid(spawned.pid, &status, 0)
+        }
+        for descriptor in [spawned.stdinWrite, spawned.stdoutRead, spawned.stderrRead] {
+            #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(descriptor)")
+        }
+        close(spawned.stdinWrite)  // cat sees the end of its input and exits.
+        #expect(CloseOnExecPipe.make().map { fds in
+            defer { fds.forEach { close($0) } }
+            return fds.allSatisfy { fcntl($0, F_GETFD) & FD_CLOEXEC != 0 }
+        } == true)
+    }
+
     @Test("The environment is exactly the launch's")
     func clearedEnvironment() throws {
         let (text, _) = try output(of: "env", environment: ["PATH": "/usr/bin:/bin", "WIDGETHOST_BUNDLE": "/b.appex"])

@@ -10,43 +10,43 @@ enum Figures {
     {
         let warmIterations = quick ? 100 : 500
         let coldIterations = quick ? 30 : 150
-        log("1. reload latency: floors")
+        log("1. reload latency: warm floor")
         let pipe = try ReloadLatency.pipeRoundTrip(iterations: warmIterations)
-        let spawn = try ReloadLatency.spawnAndAnswer(iterations: coldIterations)
-        // The cold floor's parts: with the daemon's `initialize`; started as the daemon starts
-        // it (its environment, pipes, process group); then confined as the daemon confines it.
+        log("1. reload latency: warm extension")
+        let warmDaemon = try DaemonProcess(
+            settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\"")
+        let warm = try ReloadLatency.daemon(warmDaemon, iterations: warmIterations)
+        let status = try measureThroughput ? ControlThroughput.daemonRun(socket: warmDaemon.socket, quick: quick) : nil
+        let cli = Instructions.available ? try cliInstructions(socket: warmDaemon.socket) : nil
+        warmDaemon.stop()
+        // Cold: the reload through the confined daemon, the same through a daemon with
+        // `limits.sandbox = "off"` (what the sandbox costs per process start, issue 17), and the
+        // floors — plain; with the daemon's `initialize`; started as the daemon starts it (its
+        // environment, pipes, process group); confined as the daemon confines it — one of each
+        // per round, interleaved (`ColdReload`).
+        log("1. reload latency: cold extension and its floors, interleaved")
         var bundleTemplate = Array("/tmp/whbench-bundle-XXXXXX".utf8CString)
         guard let bundleDirectory = mkdtemp(&bundleTemplate).map({ String(cString: $0) }) else {
             throw BenchError("mkdtemp failed")
         }
         defer { try? FileManager.default.removeItem(atPath: bundleDirectory) }
         let launch = try ReloadLatency.benchLaunch(in: bundleDirectory)
-        let spawnInitialize = try ReloadLatency.spawnInitializeAndAnswer(
-            iterations: coldIterations, launch: nil, spawner: ProcessSpawner())
-        let spawnAsDaemon = try ReloadLatency.spawnInitializeAndAnswer(
-            iterations: coldIterations, launch: launch, spawner: ProcessSpawner())
-        let spawnConfined = try ReloadLatency.spawnInitializeAndAnswer(
-            iterations: coldIterations, launch: launch, spawner: .sandboxed(HostConfiguration.default.limits))
-        log("1. reload latency: warm extension")
-        let warmDaemon = try DaemonProcess(
-            settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\"")
-        let warm = try ReloadLatency.daemon(warmDaemon, iterations: warmIterations, cold: false)
-        let status = try measureThroughput ? ControlThroughput.daemonRun(socket: warmDaemon.socket, quick: quick) : nil
-        let cli = Instructions.available ? try cliInstructions(socket: warmDaemon.socket) : nil
-        warmDaemon.stop()
-        log("1. reload latency: cold extension")
         let coldDaemon = try DaemonProcess(
             settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"0s\"")
         defer { coldDaemon.stop() }
-        let cold = try ReloadLatency.daemon(coldDaemon, iterations: coldIterations, cold: true)
-        coldDaemon.stop()
-        // The same cold reload with the extension started unconfined: the difference is what
-        // the sandbox costs per process start (issue 17; target under 1 ms).
-        log("1. reload latency: cold extension, limits.sandbox = off")
         let unconfinedDaemon = try DaemonProcess(
             settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"0s\"\n[limits]\nsandbox = \"off\"")
         defer { unconfinedDaemon.stop() }
-        let unconfined = try ReloadLatency.daemon(unconfinedDaemon, iterations: coldIterations, cold: true)
+        let coldRounds = try ColdReload.measure(
+            iterations: coldIterations, launch: launch, confined: coldDaemon, unconfined: unconfinedDaemon)
+        coldDaemon.stop()
+        unconfinedDaemon.stop()
+        let spawn = coldRounds[.floor]
+        let spawnInitialize = coldRounds[.floorInitialize]
+        let spawnAsDaemon = coldRounds[.floorAsDaemon]
+        let spawnConfined = coldRounds[.floorConfined]
+        let cold = coldRounds[.daemon]
+        let unconfined = coldRounds[.daemonUnconfined]
 
         report.rows.append(
             Row(
@@ -79,11 +79,18 @@ enum Figures {
                     floor: base.median, ratio: sample.median / base.median, target: "", met: nil))
         }
         report.details["reload.cold.sandbox_us"] = cold.median - unconfined.median
+        // The same ratios taken round by round (each kind over the plain floor of its round).
+        for (key, kind) in [
+            ("floor_initialize", ColdReload.Kind.floorInitialize), ("floor_as_daemon", .floorAsDaemon),
+            ("floor_confined", .floorConfined), ("daemon", .daemon), ("daemon_unconfined", .daemonUnconfined),
+        ] {
+            report.details["reload.cold.paired_ratio.\(key)"] = coldRounds.pairedRatios[kind]?.median
+        }
         if Instructions.available {
             log("1. reload latency: instructions per warm reload (callgrind)")
             let settings = "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\""
             let perReload = try Instructions.daemonPerOperation(settings: settings, small: 5, large: quick ? 15 : 35) {
-                daemon, count in _ = try ReloadLatency.daemon(daemon, iterations: count, cold: false)
+                daemon, count in _ = try ReloadLatency.daemon(daemon, iterations: count)
             }
             report.rows.append(
                 Row(

@@ -31,22 +31,19 @@ enum ReloadLatency {
         return sample
     }
 
-    /// Floor, cold: spawn the extension, one request, its reply.
-    static func spawnAndAnswer(iterations: Int) throws -> Sample {
-        var sample = Sample()
-        for index in 0..<(iterations + 5) {
-            let request = timelineRequest(id: 1)
-            var child: SpawnedChild?
-            let elapsed = try microseconds {
-                child = try SpawnedChild.spawn(
-                    Binaries.benchExtension, environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC"])
-                try child!.channel.write(request)
-                _ = try child!.channel.readLine()
-            }
-            child?.finish()
-            if index >= 5 { sample.add(elapsed) }
+    /// Floor, cold: spawn `executable`, one `timeline/get`, its reply; in microseconds.
+    /// `initialize`: with the `initialize` the daemon pipelines ahead of the request (both
+    /// lines in one write, both replies read), a part of the floor of its own.
+    static func spawnAndAnswerOnce(_ executable: String, initialize: Bool) throws -> Double {
+        let lines = Array(((initialize ? initializeLine : "") + timelineRequest(id: 1)).utf8)
+        var child: SpawnedChild?
+        defer { child?.finish() }
+        return try microseconds {
+            child = try SpawnedChild.spawn(executable, environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC"])
+            try child!.channel.write(lines)
+            _ = try child!.channel.readLine()
+            if initialize { _ = try child!.channel.readLine() }
         }
-        return sample
     }
 
     /// What the daemon writes to a process it has just started: `initialize` and the request,
@@ -55,38 +52,25 @@ enum ReloadLatency {
         #"{"id":"initialize-1","jsonrpc":"2.0","method":"initialize","params":{"protocolVersion":\#(WidgetHostProtocol.protocolVersion)}}"#
         + "\n"
 
-    /// The cold floor's parts, each a floor of its own in the same run: the plain spawn plus
-    /// the `initialize` the daemon pipelines ahead of `timeline/get` (both in one write, both
-    /// replies read); then the same started as the daemon starts it, through `ProcessSpawner`
-    /// with the daemon's environment, stderr pipe and process group (`spawner` unconfined), and
-    /// with the daemon's confinement (`limits.sandbox = auto`: limits,
-    /// Landlock and seccomp in the spawned child). nil `launch`: the plain spawn.
-    static func spawnInitializeAndAnswer(iterations: Int, launch: ExtensionLaunch?, spawner: ProcessSpawner) throws
-        -> Sample
-    {
-        var sample = Sample()
-        for index in 0..<(iterations + 5) {
-            let lines = Array((initializeLine + timelineRequest(id: 1)).utf8)
-            var child: SpawnedChild?
-            let elapsed = try microseconds {
-                if let launch {
-                    let spawned: SpawnedProcess
-                    do { spawned = try spawner.spawn(launch) } catch { throw BenchError("\(error)") }
-                    Glibc.close(spawned.stderrRead)
-                    child = SpawnedChild(
-                        pid: spawned.pid, channel: LineChannel(reading: spawned.stdoutRead, writing: spawned.stdinWrite))
-                } else {
-                    child = try SpawnedChild.spawn(
-                        Binaries.benchExtension, environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC"])
-                }
-                try child!.channel.write(lines)
-                _ = try child!.channel.readLine()
-                _ = try child!.channel.readLine()
-            }
-            child?.finish()
-            if index >= 5 { sample.add(elapsed) }
+    /// The cold floor's parts started as the daemon starts an extension: through
+    /// `ProcessSpawner` with the daemon's environment, stderr pipe and process group (`spawner`
+    /// unconfined), or with the daemon's confinement too (`limits.sandbox = auto`: limits,
+    /// Landlock and seccomp in the spawned child); `initialize` and `timeline/get` in one
+    /// write, both replies read. In microseconds.
+    static func spawnAsDaemonAndAnswerOnce(_ launch: ExtensionLaunch, spawner: ProcessSpawner) throws -> Double {
+        let lines = Array((initializeLine + timelineRequest(id: 1)).utf8)
+        var child: SpawnedChild?
+        defer { child?.finish() }
+        return try microseconds {
+            let spawned: SpawnedProcess
+            do { spawned = try spawner.spawn(launch) } catch { throw BenchError("\(error)") }
+            Glibc.close(spawned.stderrRead)
+            child = SpawnedChild(
+                pid: spawned.pid, channel: LineChannel(reading: spawned.stdoutRead, writing: spawned.stdinWrite))
+            try child!.channel.write(lines)
+            _ = try child!.channel.readLine()
+            _ = try child!.channel.readLine()
         }
-        return sample
     }
 
     /// The bench bundle in `directory` as the daemon would launch it (the daemon's environment:
@@ -102,19 +86,17 @@ enum ReloadLatency {
             ])
     }
 
-    /// The daemon: `reloadTimelines {kind: BenchWidget}` for its one widget, timed until the
-    /// `entryChanged` notice with the new serial arrives. `cold`: the daemon stops the
-    /// extension after every request (idle_timeout = 0s); each iteration waits for that.
-    static func daemon(_ daemon: DaemonProcess, iterations: Int, cold: Bool) throws -> Sample {
+    /// The daemon, warm: `reloadTimelines {kind: BenchWidget}` for its one widget, timed until
+    /// the `entryChanged` notice with the new serial arrives. (Cold: `ColdReload`.)
+    static func daemon(_ daemon: DaemonProcess, iterations: Int) throws -> Sample {
         let subscription = try Subscription(socket: daemon.socket)
         defer { subscription.close() }
         let ids = try daemon.addWidgets(1, kind: "BenchWidget")
         var last = try subscription.next(.entryChanged) { $0.widgetId == ids[0] && ($0.serial ?? 0) > 0 }.notice.identity
-        if cold { _ = try subscription.next(.extensionStopped) }
         let control = try LineChannel(connectingTo: daemon.socket)
         defer { control.close() }
         var sample = Sample()
-        let warmup = cold ? 3 : 20
+        let warmup = 20
         for index in 0..<(iterations + warmup) {
             let request =
                 #"{"jsonrpc":"2.0","id":\#(index + 1),"method":"reloadTimelines","params":{"kind":"BenchWidget"}}"#
@@ -127,15 +109,6 @@ enum ReloadLatency {
             guard notice.identity != last else { throw BenchError("entryChanged carried the old serial") }
             last = notice.identity
             if index >= warmup { sample.add((arrived - start) * 1e6) }
-            if cold {
-                _ = try subscription.next(.extensionStopped)
-                // Let the stopped process exit before the next spawn competes with it.
-                let old = Proc.children(of: daemon.pid)
-                let deadline = monotonicSeconds() + 2
-                while !old.isEmpty, monotonicSeconds() < deadline, !Proc.children(of: daemon.pid).isEmpty {
-                    usleep(1_000)
-                }
-            }
         }
         return sample
     }

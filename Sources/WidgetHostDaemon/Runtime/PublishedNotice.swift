@@ -15,8 +15,7 @@ final class PublishedNotice {
     /// `{"jsonrpc":"2.0","method":"event","params":…}` and a newline; nil if the notice cannot
     /// be encoded (a NaN in an entry's content), in which case no connection is sent one.
     private(set) lazy var eventLine: ByteBuffer? = {
-        guard let line = try? JSONRPCMessage.notificationLine(method: ControlMethod.eventNotification, params: notice)
-        else { return nil }
+        guard let line = try? notice.eventLine() else { return nil }
         return ByteBuffer(bytes: line)
     }()
 }

@@ -12,8 +12,9 @@ extension HostNotice: Codable {
     }
 }
 
-/// The flat form. Its synthesized coding writes exactly the keys it always wrote.
-private struct FlatNotice: Codable {
+/// The flat form. Its synthesized coding writes exactly the keys it always wrote
+/// (`HostNotice+EventLine.swift` writes the same keys itself, in the same sorted order).
+struct FlatNotice: Codable {
     var type: HostNotice.NoticeType
     var at: Date
     var widgetId: String?

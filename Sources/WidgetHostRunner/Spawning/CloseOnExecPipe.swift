@@ -1,16 +1,16 @@
+import CSpawn
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A pipe whose ends close on exec: the extension spawner's stdio pipes. (`pipe2` is not visible to Swift without _GNU_SOURCE.
-/// The gap between `pipe` and `fcntl` cannot leak an end into an extension: the spawner
-/// closes every descriptor from 3 up in the child.)
+/// A pipe whose ends close on exec: the extension spawner's stdio pipes, made with one
+/// `pipe2(O_CLOEXEC)` (`widgethost_pipe_cloexec`: Swift's Glibc does not show `pipe2`
+/// without _GNU_SOURCE), not `pipe` and an `fcntl` for each end.
 public enum CloseOnExecPipe {
     /// `[read, write]`, or nil with `errno` set.
     public static func make() -> [CInt]? {
         var fds: [CInt] = [-1, -1]
-        guard pipe(&fds) == 0 else { return nil }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return fds
+        let made = fds.withUnsafeMutableBufferPointer { widgethost_pipe_cloexec($0.baseAddress!) }
+        return made == 0 ? fds : nil
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The `event` line a `subscribe` connection gets for a notice, written straight from the
+/// flat form: its keys in the order `JSONEncoder`'s `.sortedKeys` puts them, each value as
+/// `WireEncoder` writes it. Through `Encodable` each notice cost ~50,000 instructions (a
+/// keyed container box per object, a `Node` per level, the keys sorted again on every line);
+/// three go out with every reload (issue 16, callgrind). `HostNoticeEventLineTests` compares
+/// the bytes with `JSONEncoder`'s for every notice type.
+extension HostNotice {
+    /// `{"jsonrpc":"2.0","method":"event","params":…}` and a newline: the bytes of
+    /// `JSONRPCMessage.notificationLine(method: "event", params: self)`. Throws, as that does,
+    /// when the notice cannot be encoded (a NaN in an entry's content).
+    public func eventLine() throws -> [UInt8] {
+        do {
+            return try WireEncoder.eventLine(self)
+        } catch {
+            // What `WireEncoder` leaves to Foundation (a NaN, an entry with a URL): the general path.
+            return Array(try JSONRPCMessage.notificationLine(method: ControlMethod.eventNotification, params: self))
+        }
+    }
+}
+
+extension WireEncoder {
+    /// `HostNotice.eventLine()` without the fallback: throws `Unsupported` where `WireEncoder`
+    /// would.
+    static func eventLine(_ notice: HostNotice) throws -> [UInt8] {
+        let flat = FlatNotice(notice)
+        var object = FlatObjectWriter()
+        object.writer.append(#"{"jsonrpc":"2.0","method":"event","params":{"#)
+        // The keys of `FlatNotice` by their UTF-8 bytes; `nil` fields are left out, as
+        // `encodeIfPresent` leaves them out.
+        if let activity = flat.activity { try object.member("activity", try box(activity)) }
+        object.member("at", flat.at)
+        if let budgeted = flat.budgeted { try object.member("budgeted", .bool(budgeted)) }
+        if let button = flat.button { object.member("button", button) }
+        if let control = flat.control { object.member("control", control) }
+        if let detail = flat.detail { object.member("detail", detail) }
+        if let diagnostic = flat.diagnostic { try object.member("diagnostic", try box(diagnostic)) }
+        if let durationMs = flat.durationMs { try object.member("durationMs", .double(durationMs)) }
+        if let entry = flat.entry { try object.member("entry", try item(entry)) }
+        if let exemption = flat.exemption { object.member("exemption", exemption) }
+        if let name = flat.extension { object.member("extension", name) }
+        if let footprint = flat.footprintBytes { try object.member("footprintBytes", .int(Int64(footprint))) }
+        if let intent = flat.intent { object.member("intent", intent) }
+        if let isOn = flat.isOn { try object.member("isOn", .bool(isOn)) }
+        if let kind = flat.kind { object.member("kind", kind) }
+        if let outcome = flat.outcome { object.member("outcome", outcome.rawValue) }
+        if let reason = flat.reason { object.member("reason", reason.rawValue) }
+        if let requestedAt = flat.requestedAt { object.member("requestedAt", requestedAt) }
+        if let result = flat.result { object.member("result", result.rawValue) }
+        object.member("type", flat.type.rawValue)
+        if let until = flat.until { object.member("until", until) }
+        if let value = flat.value { try object.member("value", try box(value)) }
+        if let widgetId = flat.widgetId { object.member("widgetId", widgetId) }
+        object.writer.append("}}\n")
+        return object.writer.bytes
+    }
+}
+
+/// One JSON object's members, written in the order given (the caller's keys are sorted and
+/// need no escaping).
+private struct FlatObjectWriter {
+    var writer = WireEncoder.Writer()
+    private var first = true
+
+    private mutating func key(_ name: StaticString) {
+        if first {
+            first = false
+        } else {
+            writer.bytes.append(UInt8(ascii: ","))
+        }
+        writer.bytes.append(UInt8(ascii: "\""))
+        writer.append(name)
+        writer.append("\":")
+    }
+
+    mutating func member(_ name: StaticString, _ item: WireEncoder.Item) throws {
+        key(name)
+        try writer.write(item)
+    }
+
+    mutating func member(_ name: StaticString, _ text: String) {
+        key(name)
+        writer.writeString(text)
+    }
+
+    mutating func member(_ name: StaticString, _ date: Date) {
+        key(name)
+        writer.writeString(RFC3339.format(date))
+    }
+}
