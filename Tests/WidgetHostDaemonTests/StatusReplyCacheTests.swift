@@ -270,7 +270,12 @@ struct StatusReplyCacheTests {
         #expect(cache.encoded == 5)  // w1 was dropped with the answer that did not list it
     }
 
-    @Test("The response line around cached bytes is the encoder's", arguments: [JSONRPCID.number(7), .string("a\"b/c")])
+    @Test(
+        "The response line around cached bytes is the encoder's",
+        arguments: [
+            JSONRPCID.number(7), .number(0), .number(9), .number(10), .number(99), .number(100), .number(-1),
+            .number(-10), .number(123_456_789), .number(Int.max), .number(Int.min), .string("a\"b/c"), .string(""),
+        ])
     func responseLine(id: JSONRPCID) throws {
         let result = StatusResult(now: Self.t0, widgets: [Self.status(now: Self.t0)])
         let line = try ControlConnectionHandler.responseLine(id: id, result: Array(WireCoding.encode(result)))
