@@ -4,7 +4,7 @@
 
 #include <linux/filter.h>
 
-#define SECCOMP_FILTER_MAX 160
+#define SECCOMP_FILTER_MAX 256
 
 struct seccomp_program {
     struct sock_filter code[SECCOMP_FILTER_MAX];

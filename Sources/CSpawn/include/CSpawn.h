@@ -5,6 +5,7 @@
 #define WIDGETHOST_CSPAWN_H
 
 #include <errno.h>
+#include <linux/filter.h>
 #include <sys/types.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -34,6 +35,11 @@ static inline int widgethost_seccomp_available(void) {
 }
 
 // MARK: - Spawning
+
+/// The seccomp filter a confined extension gets (seccomp_filter.c, docs/security.md): its
+/// instructions copied into `code`, at most `capacity`. Returns how many, or -1 (no filter for
+/// this architecture, or `capacity` is too small). For tests that run it.
+int widgethost_seccomp_filter(int network, struct sock_filter *code, int capacity);
 
 /// A pipe whose two ends close on exec, made in one system call (pipe2): `fds[0]` reads,
 /// `fds[1]` writes. 0, or -1 with errno set.
