@@ -30,6 +30,31 @@ struct ExtensionSessionTests {
         #expect(session.runningRequest == RequestID(7))
     }
 
+    @Test("A request's line is written from its params: the line JSONRPCMessage writes, for each kind of request")
+    func requestLines() throws {
+        let environment = ViewEnvironment(colorScheme: .dark, displayScale: 2, locale: "de_CH")
+        let calls: [ExtensionRequest.Call] = [
+            .placeholder(PlaceholderParams(kind: "K", family: .systemSmall, environment: environment)),
+            .snapshot(SnapshotParams(kind: "K", family: .systemLarge, isPreview: true, configuration: ["n": .integer(2)])),
+            .timeline(
+                TimelineParams(
+                    kind: "K", family: .accessoryInline, widgetId: "w12", now: Date(timeIntervalSince1970: 1_771_113_600.5),
+                    environment: environment, configuration: ["city": .string("Zürich")])),
+        ]
+        for (index, call) in calls.enumerated() {
+            var session = started()
+            let params: JSONValue =
+                switch call {
+                case .placeholder(let value): try JSONValue(encoding: value)
+                case .snapshot(let value): try JSONValue(encoding: value)
+                case .timeline(let value): try JSONValue(encoding: value)
+                default: .null
+                }
+            let expected = try JSONRPCMessage.request(id: .number(index + 5), method: call.method.rawValue, params: params).encodedLine()
+            #expect(session.send(RequestID(index + 5), call) == [.write(Array(expected))])
+        }
+    }
+
     @Test("initialize's answer is reported with the widgets it lists")
     func initializeAnswer() {
         var session = started()

@@ -28,9 +28,12 @@ struct RecordJSON {
 
     let capacity: Int
     private var fields: [String: Fields] = [:]
-    /// Ids in the order they were admitted, from `head` on.
-    private var order: [String] = []
+    /// Admissions in order, from `head` on: an id and the number it was admitted under. An
+    /// entry whose number is no longer its widget's (forgotten, or admitted again since) is
+    /// passed over.
+    private var order: [(id: String, admission: Int)] = []
     private var head = 0
+    private var admissions = 0
 
     init(capacity: Int = 256) {
         self.capacity = capacity
@@ -42,26 +45,24 @@ struct RecordJSON {
     /// The record as JSON, reusing the bytes of every field that did not change.
     mutating func encode(_ record: WidgetRecord) throws -> [UInt8] {
         let id = record.info.id
-        let known = fields.removeValue(forKey: id)
-        var kept = known ?? Fields()
+        var kept = fields.removeValue(forKey: id) ?? Fields(admission: admit(id))
         var writer = ObjectWriter()
-        try writer.member("addedAt", record.addedAt, &kept.addedAt)
-        try writer.member("backoff", record.backoff, &kept.backoff)
-        try writer.member("diagnostics", record.diagnostics, &kept.diagnostics)
-        try writer.member("info", record.info, &kept.info)
-        try writer.member("interaction", record.interaction, &kept.interaction)
-        try writer.member("lastOutcome", record.lastOutcome, &kept.lastOutcome)
-        try writer.member("ledger", record.ledger, &kept.ledger)
-        try writer.member("pending", record.pending, &kept.pending)
-        try writer.member("pinnedBudget", record.pinnedBudget, &kept.pinnedBudget)
-        try writer.member("placeholder", record.placeholder, &kept.placeholder)
-        try writer.member("previousEntry", record.previousEntry, &kept.previousEntry)
-        try writer.member("running", record.running, &kept.running)
-        try writer.member("shown", record.shown, &kept.shown)
-        try writer.member("timeline", record.timeline, &kept.timeline)
-        try writer.member("views", record.views, &kept.views)
+        try writer.member("addedAt", record.addedAt, &kept.addedAt, RecordFieldJSON.date)
+        try writer.member("backoff", record.backoff, &kept.backoff, RecordFieldJSON.backoff)
+        try writer.member("diagnostics", record.diagnostics, &kept.diagnostics, RecordFieldJSON.diagnostics)
+        try writer.member("info", record.info, &kept.info, RecordFieldJSON.info)
+        try writer.member("interaction", record.interaction, &kept.interaction, RecordFieldJSON.value)
+        try writer.member("lastOutcome", record.lastOutcome, &kept.lastOutcome, RecordFieldJSON.lastOutcome)
+        try writer.member("ledger", record.ledger, &kept.ledger, RecordFieldJSON.dates)
+        try writer.member("pending", record.pending, &kept.pending, RecordFieldJSON.pending)
+        try writer.member("pinnedBudget", record.pinnedBudget, &kept.pinnedBudget, RecordFieldJSON.integer)
+        try writer.member("placeholder", record.placeholder, &kept.placeholder, RecordFieldJSON.entry)
+        try writer.member("previousEntry", record.previousEntry, &kept.previousEntry, RecordFieldJSON.entry)
+        try writer.member("running", record.running, &kept.running, RecordFieldJSON.running)
+        try writer.member("shown", record.shown, &kept.shown, RecordFieldJSON.shown)
+        try writer.member("timeline", record.timeline, &kept.timeline, RecordFieldJSON.timeline)
+        try writer.member("views", record.views, &kept.views, RecordFieldJSON.dates)
         fields[id] = kept
-        if known == nil { admitted(id) }
         return writer.finish()
     }
 
@@ -70,20 +71,29 @@ struct RecordJSON {
         fields.removeValue(forKey: id)
     }
 
-    /// A widget whose fields were not kept: the one kept longest makes room.
-    private mutating func admitted(_ id: String) {
-        order.append(id)
-        while fields.count > capacity, head < order.count {
+    /// A widget whose fields are not kept: the one kept longest makes room; its admission
+    /// number. In a fill every record is new here (a widget's add and its replies are more
+    /// than `capacity` widgets apart), so this runs on every write: `order` is trimmed by
+    /// moving entries, not by hashing every id (that cost 5,700 instructions a write).
+    private mutating func admit(_ id: String) -> Int {
+        while fields.count >= capacity, head < order.count {
             let oldest = order[head]
             head += 1
-            if oldest != id { fields.removeValue(forKey: oldest) }
+            if let index = fields.index(forKey: oldest.id), fields.values[index].admission == oldest.admission {
+                fields.remove(at: index)
+            }
         }
-        // Forgotten ids and ids admitted again after being forgotten stay in `order`.
-        if order.count - head > 2 * capacity || head > capacity {
-            var seen = Set<String>()
-            order = order[head...].reversed().filter { fields[$0] != nil && seen.insert($0).inserted }.reversed()
+        if head > capacity {
+            order.removeSubrange(..<head)
             head = 0
         }
+        // Only forgotten widgets leave entries behind that no eviction passes over.
+        if order.count > 2 * capacity {
+            order = order.filter { fields[$0.id]?.admission == $0.admission }
+        }
+        admissions += 1
+        order.append((id, admissions))
+        return admissions
     }
 
     /// One field's value and the JSON made from it.
@@ -93,6 +103,8 @@ struct RecordJSON {
     }
 
     private struct Fields {
+        /// When the widget was admitted (its entry in `order`).
+        var admission: Int
         var addedAt: Kept<Date>?
         var backoff: Kept<Backoff>?
         var diagnostics: Kept<[Diagnostic]>?
@@ -111,38 +123,47 @@ struct RecordJSON {
     }
 
     /// `{"key":value,…}` from members given in key order; an absent optional is left out, as
-    /// the synthesized `encode(to:)` leaves it out (`encodeIfPresent`).
+    /// the synthesized `encode(to:)` leaves it out (`encodeIfPresent`). A field that changed
+    /// is written by its `RecordFieldJSON` writer; one the writer gives up on (it threw) is
+    /// encoded by `WireCoding`, which writes it or throws what the whole record's encoding
+    /// would have thrown.
     private struct ObjectWriter {
-        private var bytes: [UInt8] = []
+        /// A fill's records are 870 bytes.
+        private var text = JSONTextWriter(reservingCapacity: 1024)
 
         init() {
-            bytes.reserveCapacity(1024)
-            bytes.append(UInt8(ascii: "{"))
+            text.append("{")
         }
 
         mutating func member<Value: Encodable & Equatable>(
-            _ key: StaticString, _ value: Value?, _ kept: inout Kept<Value>?
+            _ key: StaticString, _ value: Value?, _ kept: inout Kept<Value>?,
+            _ write: (inout JSONTextWriter, Value) throws -> Void
         ) throws {
             guard let value else {
                 kept = nil
                 return
             }
-            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            if text.count > 1 { text.append(",") }
+            text.append("\"")
+            text.append(key)
+            text.append("\":")
             if let kept, kept.value == value {
-                bytes.append(contentsOf: kept.bytes)
+                text.append(contentsOf: kept.bytes)
                 return
             }
-            let encoded = try WireCoding.encodeBytes(value)
-            bytes.append(contentsOf: encoded)
-            kept = Kept(value: value, bytes: encoded)
+            let start = text.count
+            do {
+                try write(&text, value)
+            } catch {
+                text.truncate(to: start)
+                text.append(contentsOf: try WireCoding.encodeBytes(value))
+            }
+            kept = Kept(value: value, bytes: text.suffix(from: start))
         }
 
         mutating func finish() -> [UInt8] {
-            bytes.append(UInt8(ascii: "}"))
-            return bytes
+            text.append("}")
+            return text.bytes
         }
     }
 }

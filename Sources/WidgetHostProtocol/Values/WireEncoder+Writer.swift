@@ -61,7 +61,7 @@ extension WireEncoder {
             bytes.append(UInt8(ascii: "}"))
         }
 
-        private mutating func write(_ value: JSONValue) throws {
+        mutating func write(_ value: JSONValue) throws {
             switch value {
             case .null: append("null")
             case .bool(let value): append(value ? "true" : "false")
@@ -94,7 +94,7 @@ extension WireEncoder {
             bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
 
-        private mutating func writeInteger(_ value: Int64) {
+        mutating func writeInteger(_ value: Int64) {
             if value < 0 { bytes.append(UInt8(ascii: "-")) }
             writeUnsigned(value.magnitude)
         }
@@ -118,7 +118,7 @@ extension WireEncoder {
 
         /// `description` without a trailing ".0", as `JSONEncoder` writes it; NaN and the
         /// infinities are Foundation's to refuse.
-        private mutating func writeFloating<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
+        mutating func writeFloating<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
             guard value.isFinite else { throw Unsupported() }
             var text = value.description
             if text.hasSuffix(".0") { text.removeLast(2) }

@@ -83,6 +83,8 @@ public struct ExtensionSession: Sendable {
 
     /// One request; it runs once those written before it are answered.
     public mutating func send(_ id: RequestID, _ call: ExtensionRequest.Call) -> [Action] {
+        written.append(Running(id: id, method: call.method))
+        if let line = Self.requestLine(id, call) { return [.write(line)] }
         let params: JSONValue?
         switch call {
         case .placeholder(let value): params = try? JSONValue(encoding: value)
@@ -93,8 +95,22 @@ public struct ExtensionSession: Sendable {
         case .controlValue(let value): params = try? JSONValue(encoding: value)
         case .activityRender(let value): params = try? JSONValue(encoding: value)
         }
-        written.append(Running(id: id, method: call.method))
         return [write(.request(id: .number(id.value), method: call.method.rawValue, params: params))]
+    }
+
+    /// The request's line with its params written straight from their value
+    /// (`JSONRPCRequestLine`); nil when they need Foundation's encoder.
+    private static func requestLine(_ id: RequestID, _ call: ExtensionRequest.Call) -> [UInt8]? {
+        let method = call.method.rawValue
+        return switch call {
+        case .placeholder(let value): JSONRPCRequestLine.bytes(id: id.value, method: method, params: value)
+        case .snapshot(let value): JSONRPCRequestLine.bytes(id: id.value, method: method, params: value)
+        case .timeline(let value): JSONRPCRequestLine.bytes(id: id.value, method: method, params: value)
+        case .perform(let value): JSONRPCRequestLine.bytes(id: id.value, method: method, params: value)
+        case .options(let value): JSONRPCRequestLine.bytes(id: id.value, method: method, params: value)
+        case .controlValue(let value): JSONRPCRequestLine.bytes(id: id.value, method: method, params: value)
+        case .activityRender(let value): JSONRPCRequestLine.bytes(id: id.value, method: method, params: value)
+        }
     }
 
     /// The host gave up on whatever runs (it is killing the process): nothing the process
