@@ -35,6 +35,9 @@ struct HostileSandboxTests {
             ("signal-parent 9", "refused EPERM"),
             ("control \(socket) " + Self.request("addWidget", #"{"kind":"WellBehavedWidget","family":"systemSmall"}"#), "error -32001"),
             ("control \(socket) " + Self.request("status", "{}"), "error -32001"),
+            // The other plain `status` lines answered without the JSON reader keep the rule too.
+            ("control \(socket) " + #"{"jsonrpc":"2.0","id":1,"method":"status"}"#, "error -32001"),
+            ("control \(socket) " + #"{"id":1,"jsonrpc":"2.0","method":"status","params":{}}"#, "error -32001"),
             ("control \(socket) " + Self.request("reloadTimelines", #"{"kind":"WellBehavedWidget","app":"com.fixture.wellbehaved"}"#), "error -32001"),
             ("control \(socket) " + Self.request("reloadTimelines", #"{"kind":"HostileWidget","foreground":true}"#), "error -32001"),
             ("control \(socket) " + Self.request("reloadTimelines", #"{"kind":"HostileWidget"}"#), "ok"),

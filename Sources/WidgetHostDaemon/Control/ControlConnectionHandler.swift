@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import WidgetHostCore
 import WidgetHostProtocol
 #if canImport(Glibc)
 import Glibc
@@ -15,6 +16,12 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     private let server: ControlServer
     private var framer: LineFramer
     private var peer: Peer?
+    /// `peer` as `ControlAuthority` sees it, resolved at the first request once `peer` is known
+    /// (`ControlDispatcher.controlPeer`: one `getpgid` per connection, not per request). An
+    /// extension's process cannot leave its group, so a peer that was one stays one; a process
+    /// that was not one cannot become one, since an extension started later has a group of its
+    /// own that no existing process is in.
+    private var resolvedPeer: ControlPeer?
     private var subscription: Int?
     /// Inside a read's batch: replies are written but not flushed until its commit.
     private var holding = false
@@ -91,23 +98,34 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     }
 
     private func handleLine(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        // Byte for byte a plain `status` request: the dispatcher's `status` case without
+        // reading the line as JSON (`PlainStatusRequest`).
+        if let id = PlainStatusRequest.id(of: bytes) {
+            answer(perform(.status, params: nil, id: .number(id), context: context), context: context)
+            return
+        }
         switch JSONRPCLine.parse(bytes, maxBatch: server.settings.maxBatch) {
         case .single(let parsed):
-            switch run(parsed, context: context) {
-            case .none: break
-            case .now(let response): write(response, context: context)
-            case .nowEncoded(let id, let result):
-                guard let line = try? Self.responseLine(id: id, result: result) else { return }
-                send(line, context: context)
-            case .later(let future):
-                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-                future.hop(to: context.eventLoop).whenSuccess { response in
-                    let (handler, context) = bound.value
-                    handler.write(response, context: context)
-                }
-            }
+            answer(run(parsed, context: context), context: context)
         case .batch(let members):
             runBatch(members, context: context)
+        }
+    }
+
+    /// A single line's reply, written now or when it comes.
+    private func answer(_ reply: Reply, context: ChannelHandlerContext) {
+        switch reply {
+        case .none: break
+        case .now(let response): write(response, context: context)
+        case .nowEncoded(let id, let result):
+            guard let line = try? Self.responseLine(id: id, result: result) else { return }
+            send(line, context: context)
+        case .later(let future):
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            future.hop(to: context.eventLoop).whenSuccess { response in
+                let (handler, context) = bound.value
+                handler.write(response, context: context)
+            }
         }
     }
 
@@ -164,18 +182,40 @@ final class ControlConnectionHandler: ChannelInboundHandler {
 
     /// Dispatches a method; `id` nil for a notification, whose outcome is dropped.
     private func perform(_ method: String, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
-        let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
-        let started = NIODeadline.now()
-        let runtime = server.runtime
-        // The control channel's latency, for the dashboard's /metrics (nil without one).
-        let observe: @Sendable () -> Void = {
-            runtime.controlRequestObserved?(method, Double((NIODeadline.now() - started).nanoseconds) / 1e9)
+        perform(method, params: params, id: id, context: context) { dispatcher, peer in
+            dispatcher.dispatch(method: method, params: params, as: peer)
         }
-        let outcome = dispatcher.dispatch(method: method, params: params, peer: peer)
-        if case .later(let future) = outcome {
-            future.whenComplete { _ in observe() }
+    }
+
+    /// The same for a method already known (a plain `status` line's).
+    private func perform(_ method: ControlMethod, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
+        perform(method.rawValue, params: params, id: id, context: context) { dispatcher, peer in
+            dispatcher.dispatch(method, params: params, as: peer)
+        }
+    }
+
+    private func perform(
+        _ method: String, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext,
+        dispatch: (ControlDispatcher, ControlPeer?) -> ControlDispatcher.Outcome
+    ) -> Reply {
+        let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
+        if resolvedPeer == nil, let peer { resolvedPeer = dispatcher.controlPeer(peer) }
+        // The control channel's latency, for the dashboard's /metrics (nil without one).
+        let outcome: ControlDispatcher.Outcome
+        let runtime = server.runtime
+        if runtime.controlRequestObserved != nil {
+            let started = NIODeadline.now()
+            let observe: @Sendable () -> Void = {
+                runtime.controlRequestObserved?(method, Double((NIODeadline.now() - started).nanoseconds) / 1e9)
+            }
+            outcome = dispatch(dispatcher, resolvedPeer)
+            if case .later(let future) = outcome {
+                future.whenComplete { _ in observe() }
+            } else {
+                observe()
+            }
         } else {
-            observe()
+            outcome = dispatch(dispatcher, resolvedPeer)
         }
         if case .subscribed = outcome { subscribe(context: context) }
         guard let id else { return .none }

@@ -6,7 +6,7 @@ import WidgetHostProtocol
 /// may call them; `control.app_uids` pins the app an `activity/request` claims, as it does
 /// for reloads.
 extension ControlDispatcher {
-    func dispatchActivity(_ method: ControlMethod, params: JSONValue?, peer: Peer?) throws -> Outcome {
+    func dispatchActivity(_ method: ControlMethod, params: JSONValue?, peer: ControlPeer?) throws -> Outcome {
         let name = method.rawValue
         switch method {
         case .activityRequest:

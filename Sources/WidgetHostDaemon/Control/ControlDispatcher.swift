@@ -28,10 +28,21 @@ struct ControlDispatcher {
     }
 
     func dispatch(method name: String, params: JSONValue?, peer connection: Peer?) -> Outcome {
+        dispatch(method: name, params: params, as: controlPeer(connection))
+    }
+
+    /// The same for a peer already resolved: a connection resolves its own once
+    /// (`ControlConnectionHandler`), not at every request.
+    func dispatch(method name: String, params: JSONValue?, as peer: ControlPeer?) -> Outcome {
         guard let method = ControlMethod(rawValue: name) else {
             return .error(.methodNotFound(name, known: ControlMethod.allCases.map(\.rawValue)))
         }
-        let peer = controlPeer(connection)
+        return dispatch(method, params: params, as: peer)
+    }
+
+    /// A known method: who may call it (`ControlAuthority`), then its params and the runtime.
+    func dispatch(_ method: ControlMethod, params: JSONValue?, as peer: ControlPeer?) -> Outcome {
+        let name = method.rawValue
         if let denial = authority.authorize(method, peer: peer) { return .error(permissionDenied(denial)) }
         do {
             switch method {
@@ -147,7 +158,7 @@ struct ControlDispatcher {
                     runtime.apply(.deviceChanged(DeviceSettings(locale: params.locale, dynamicTypeSize: params.dynamicTypeSize))))
             case .activityRequest, .activityUpdate, .activityEnd, .activityList, .activityGet, .activityPushToStartToken,
                 .pushActivity, .pushWidget, .pushTokens:
-                return try dispatchActivity(method, params: params, peer: connection)
+                return try dispatchActivity(method, params: params, peer: peer)
             }
         } catch let error as JSONRPCError {
             return .error(error)
@@ -240,8 +251,8 @@ struct ControlDispatcher {
     private static let daemonUID = getuid()
 
     /// The connection's peer as the core's rule sees it: whether it is one of this daemon's
-    /// extension processes is asked at each request (its process group, which the sandbox's
-    /// seccomp filter does not let it leave).
+    /// extension processes (its process group, which the sandbox's seccomp filter does not let
+    /// it leave). A connection asks once, at its first request (`ControlConnectionHandler`).
     func controlPeer(_ peer: Peer?) -> ControlPeer? {
         guard let peer else { return nil }
         return ControlPeer(
@@ -255,8 +266,8 @@ struct ControlDispatcher {
 
     /// `control.app_uids` pins an app id to the uids allowed to claim it; an extension acts
     /// for its own app only.
-    func appClaimError(_ app: String?, peer: Peer?) -> JSONRPCError? {
-        switch authority.app(claimed: app, by: controlPeer(peer)) {
+    func appClaimError(_ app: String?, peer: ControlPeer?) -> JSONRPCError? {
+        switch authority.app(claimed: app, by: peer) {
         case .success: nil
         case .failure(let denial): permissionDenied(denial)
         }

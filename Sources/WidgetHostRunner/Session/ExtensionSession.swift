@@ -129,6 +129,11 @@ public struct ExtensionSession: Sendable {
             switch frame {
             case .line(let line):
                 guard !condemned else { continue }
+                if initialize == .awaited {
+                    // Replies come in order: this is initialize's, or the process is out of step.
+                    actions += initializeReply(line)
+                    continue
+                }
                 if let reply = directReply(line) {
                     actions.append(reply)
                     continue
@@ -201,6 +206,20 @@ public struct ExtensionSession: Sendable {
         }
         written.removeFirst()
         return .replied(request.id, reply)
+    }
+
+    /// The first line while `initialize` is awaited: a line seen before from a process that
+    /// answered it (`InitializeReplies`), or the long way, whose success is kept.
+    private mutating func initializeReply(_ line: [UInt8]) -> [Action] {
+        if let known = InitializeReplies.shared.result(for: line) {
+            initialize = .answered
+            return [.initialized(.success(known))]
+        }
+        let actions = handle(JSONRPCMessage.parse(line), byteCount: line.count)
+        if actions.count == 1, case .initialized(.success(let result)) = actions[0] {
+            InitializeReplies.shared.remember(result, for: line)
+        }
+        return actions
     }
 
     private mutating func handle(_ parsed: JSONRPCMessage.Parsed, byteCount: Int) -> [Action] {

@@ -24,7 +24,8 @@ final class DaemonFixture: @unchecked Sendable {
     /// `extensions`: bundle names such as "WellBehaved", "Sleeper" (see extension.py).
     init(
         extensions: [String] = ["WellBehaved"], configure: (inout HostConfiguration) -> Void = { _ in },
-        environment: [String: String] = [:], control configureControl: (inout ControlSettings) -> Void = { _ in }
+        environment: [String: String] = [:], control configureControl: (inout ControlSettings) -> Void = { _ in },
+        clock: any HostClock = WallClock()
     ) throws {
         directory = try Self.makeTemporaryDirectory()
         var found: [ExtensionBundle] = []
@@ -58,7 +59,7 @@ final class DaemonFixture: @unchecked Sendable {
         logger.logLevel = .critical
         let bundles = found
         daemon = try Daemon(
-            options: options, store: InMemoryStateStore(), logger: logger, scanBundles: { BundleScan(bundles: bundles) })
+            options: options, store: InMemoryStateStore(), clock: clock, logger: logger, scanBundles: { BundleScan(bundles: bundles) })
         try daemon.start()
     }
 
@@ -116,6 +117,9 @@ final class TestClient {
     func receiveLine() -> JSONRPCLine? {
         receiveBytes().map { JSONRPCLine.parse($0, maxBatch: .max) }
     }
+
+    /// Next line from the daemon as its bytes (without the newline); nil on EOF or timeout.
+    func receiveRaw() -> [UInt8]? { receiveBytes() }
 
     private func receiveBytes() -> [UInt8]? {
         while pending.isEmpty {
