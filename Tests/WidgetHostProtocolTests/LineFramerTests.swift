@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import WidgetHostProtocol
 
@@ -124,5 +125,31 @@ struct LineFramerTests {
         #expect(framer.append(bytes("123456")) == [])
         #expect(framer.finish() == [.oversized(byteCount: 6)])
         #expect(framer.append(bytes("ok\n")) == [line("ok")])
+    }
+
+    /// The read buffer's path (whole lines copied between newlines) against the byte loop (the
+    /// generic path): random streams of `a`, `\r` and `\n`, small limits, random chunkings.
+    @Test("A read buffer's bytes give the frames and the state the byte loop gives", arguments: [UInt64(1), 2, 3])
+    func bufferPathAgainstByteLoop(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let alphabet: [UInt8] = [UInt8(ascii: "a"), UInt8(ascii: "a"), UInt8(ascii: "b"), UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+        for _ in 0..<2_000 {
+            let limit = Int.random(in: 1...8, using: &random)
+            var bytewise = LineFramer(maxLineBytes: limit)
+            var buffered = LineFramer(maxLineBytes: limit)
+            let stream = (0..<Int.random(in: 0...60, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            var start = 0
+            while start < stream.count {
+                let end = min(stream.count, start + Int.random(in: 1...20, using: &random))
+                let chunk = Array(stream[start..<end])
+                let expected = bytewise.append(chunk)
+                let got = chunk.withUnsafeBytes { buffered.append($0) }
+                #expect(got == expected, "limit \(limit), stream \(stream), chunk \(start)..<\(end)")
+                #expect(buffered.bufferedByteCount == bytewise.bufferedByteCount)
+                #expect(buffered.isDiscarding == bytewise.isDiscarding)
+                start = end
+            }
+            #expect(buffered.finish() == bytewise.finish(), "limit \(limit), stream \(stream)")
+        }
     }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Splits a byte stream into NDJSON lines without ever holding more than `maxLineBytes`
 /// of one line. A longer line is discarded as it streams in and reported once, when its
 /// newline arrives, so the reader can answer it and carry on with the next line.
@@ -32,9 +36,32 @@ public struct LineFramer: Sendable {
     }
 
     /// The same, for a read buffer's bytes. Across modules the generic version runs
-    /// unspecialised, about 85 instructions a byte (callgrind); this one is compiled for them.
+    /// unspecialised, about 85 instructions a byte (callgrind); this one is compiled for them,
+    /// and copies each whole line found between newlines (`memchr`) at once instead of byte by
+    /// byte (~47 instructions a byte before: 2,600 of a `status` request's). A line that is
+    /// over the limit, and whatever an unfinished line leaves, go through the byte loop, whose
+    /// rules stand (`LineFramerTests` compares the two on random streams and chunkings).
     public mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Frame] {
-        frames(of: bytes)
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
+        var found: [Frame] = []
+        var start = 0
+        // Until the first newline, an unfinished line's state decides: the byte loop.
+        if discarding || pendingCarriageReturn || !buffer.isEmpty {
+            guard let newline = memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) else { return frames(of: bytes) }
+            start = base.distance(to: UnsafeRawPointer(newline)) + 1
+            found = frames(of: UnsafeRawBufferPointer(rebasing: bytes[0..<start]))
+        }
+        while start < bytes.count {
+            guard let next = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else { break }
+            let newline = base.distance(to: UnsafeRawPointer(next))
+            var end = newline
+            if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            guard end - start <= maxLineBytes else { break }
+            if end > start { found.append(.line(Array(UnsafeRawBufferPointer(rebasing: bytes[start..<end])))) }
+            start = newline + 1
+        }
+        if start < bytes.count { found += frames(of: UnsafeRawBufferPointer(rebasing: bytes[start...])) }
+        return found
     }
 
     @inline(__always)
