@@ -22,7 +22,9 @@ struct WakeUpTests {
     }
 
     static func counts(_ fixture: DaemonFixture) throws -> Counts {
-        try fixture.daemon.eventLoop.submit {
+        // Unowned: the task is released on the loop after `wait()` returns, and if it held the
+        // fixture's last reference, the fixture's deinit would wait for the loop on the loop.
+        try fixture.daemon.eventLoop.submit { [unowned fixture] in
             Counts(firings: fixture.daemon.runtime.timerFirings, writes: fixture.daemon.runtime.supervisor.flushedWrites)
         }.wait()
     }
