@@ -23,10 +23,8 @@ struct ExecFailureTests {
             try client.result("status", ["id": .string(added.widget.id)], as: StatusResult.self).widgets.first?.lastOutcome != nil
         }
         // Stop the running process, and let the bundle's executable name an interpreter that is not there.
-        // The closure holds the runtime, not the fixture (WakeUpTests.counts says why).
-        let runtime = fixture.daemon.runtime
-        try runtime.eventLoop.submit {
-            runtime.supervisor.terminate("com.fixture.wellbehaved.widget")
+        try fixture.daemon.runtime.eventLoop.submit { [unowned fixture] in
+            fixture.daemon.runtime.supervisor.terminate("com.fixture.wellbehaved.widget")
         }.wait()
         try "#!/nonexistent/interpreter\n".write(toFile: executable, atomically: false, encoding: .utf8)
 

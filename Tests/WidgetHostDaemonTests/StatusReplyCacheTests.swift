@@ -212,6 +212,40 @@ struct StatusReplyCacheTests {
         #expect(cache.reused > 0)
     }
 
+    /// The fields written in per request: one that was `now` and no longer is, or one that
+    /// becomes `now`, is encoded again (the entry remembers which were `now`), in one generation.
+    @Test("nextFreeSlot and nextReload.at becoming now, or ceasing to be, are encoded again")
+    func nowFieldsFlip() throws {
+        let t = Self.t0
+        let cache = StatusReplyCache()
+        // (now, nextFreeSlot, nextReload.at) in turn, with nothing else changing.
+        let steps: [(Date, Date, Date?)] = [
+            (t, t, t + 600), (t + 1, t, t + 600), (t + 1, t + 1, t + 600), (t + 2, t + 2, t + 2), (t + 3, t + 2, t + 2),
+            (t + 3, t + 3, t + 3), (t + 4, t + 4, nil), (t + 5, t + 6, t + 5), (t + 6, t + 6, t + 5), (t + 7, t + 7, t + 7),
+        ]
+        for (now, slot, at) in steps + steps.reversed() {
+            var status = Self.status(now: t)
+            status.budget.nextFreeSlot = slot
+            status.nextReload.at = at
+            for _ in 0..<2 {
+                let cached = try cache.result(now: now, widgets: [status])
+                #expect(cached == Array(try WireCoding.encode(StatusResult(now: now, widgets: [status]))), "now \(now), slot \(slot), at \(String(describing: at))")
+            }
+        }
+        #expect(cache.reused > 0)
+    }
+
+    @Test("An answer the caller still holds is not written over by the next (the cache reuses its array)")
+    func heldAnswer() throws {
+        let cache = StatusReplyCache()
+        let first = try cache.result(now: Self.t0, widgets: [Self.status(now: Self.t0)])
+        let second = try cache.result(now: Self.t0 + 1, widgets: [Self.status(now: Self.t0 + 1), Self.status(now: Self.t0, id: "w2")])
+        #expect(first == Array(try WireCoding.encode(StatusResult(now: Self.t0, widgets: [Self.status(now: Self.t0)]))))
+        #expect(second != first)
+        let third = try cache.result(now: Self.t0, widgets: [Self.status(now: Self.t0)])
+        #expect(third == first)
+    }
+
     @Test("A string holding the placeholder's text, and a negative zero, are encoded, not spliced")
     func placeholderLookalikes() throws {
         let now = Self.t0
@@ -243,7 +277,11 @@ struct StatusReplyCacheTests {
             mode: "auto", applied: [SandboxRuleState(rule: "seccomp", detail: "d")], missing: [])
         var other = sandbox
         other.mode = "off"
-        for extensions in [nil, [], [ExtensionStatus(id: "a", sandbox: sandbox)], [ExtensionStatus(id: "a", sandbox: other)], nil] {
+        // Equal sandboxes in separate arrays, then changed ones: the bytes follow the value.
+        for extensions in [
+            nil, [], [ExtensionStatus(id: "a", sandbox: sandbox)], [ExtensionStatus(id: "a", sandbox: sandbox)],
+            [ExtensionStatus(id: "a", sandbox: other)], [ExtensionStatus(id: "a", sandbox: sandbox)], nil,
+        ] {
             for _ in 0..<2 {
                 let cached = try cache.result(now: now, widgets: widgets, extensions: extensions)
                 #expect(cached == Array(try WireCoding.encode(StatusResult(now: now, widgets: widgets, extensions: extensions))))
@@ -270,7 +308,12 @@ struct StatusReplyCacheTests {
         #expect(cache.encoded == 5)  // w1 was dropped with the answer that did not list it
     }
 
-    @Test("The response line around cached bytes is the encoder's", arguments: [JSONRPCID.number(7), .string("a\"b/c")])
+    @Test(
+        "The response line around cached bytes is the encoder's",
+        arguments: [
+            JSONRPCID.number(7), .number(0), .number(9), .number(10), .number(99), .number(100), .number(-1),
+            .number(-10), .number(123_456_789), .number(Int.max), .number(Int.min), .string("a\"b/c"), .string(""),
+        ])
     func responseLine(id: JSONRPCID) throws {
         let result = StatusResult(now: Self.t0, widgets: [Self.status(now: Self.t0)])
         let line = try ControlConnectionHandler.responseLine(id: id, result: Array(WireCoding.encode(result)))

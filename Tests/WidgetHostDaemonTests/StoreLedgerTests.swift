@@ -85,4 +85,53 @@ struct StoreLedgerTests {
         try store.write(host: nil, changed: [record], removed: [])
         #expect(try Self.rows(store.path, "w3") == Self.expected(record))
     }
+
+    /// A stray row the records do not account for (put there behind the store's back) shows
+    /// whether a write deleted the widget's rows first.
+    @Test("A loaded store knows which widgets have rows: a widget without any gets its ledger appended, no DELETE first")
+    func knownFromTheLoad() throws {
+        let scratch = ScratchDirectory()
+        var withRows = richRecord(3)
+        var without = richRecord(2)
+        without.ledger = []
+        try SQLiteStateStore(directory: scratch.path).write(host: hostRecord(), changed: [withRows, without], removed: [])
+        let stray = "2026-02-15T09:09:09Z"
+        func addStray() throws { _ = try sqlite3(scratch.stateFile, "INSERT INTO ledger VALUES ('w2', '\(stray)');") }
+
+        // Not loaded: nothing is known, every unknown widget's rows are deleted first.
+        try addStray()
+        let unloaded = try SQLiteStateStore(directory: scratch.path)
+        without.ledger = [stateT0 + 5]
+        try unloaded.write(host: nil, changed: [without], removed: [])
+        #expect(try Self.rows(unloaded.path, "w2") == Self.expected(without))
+
+        // Loaded: w2's record had a ledger since, w3's too; emptied, w2 has no rows as far as a
+        // new store can tell once it has loaded the records.
+        without.ledger = []
+        try unloaded.write(host: nil, changed: [without], removed: [])
+        try addStray()
+        let loaded = try SQLiteStateStore(directory: scratch.path)
+        _ = try loaded.load()
+        without.ledger = [stateT0 + 6]
+        try loaded.write(host: nil, changed: [without], removed: [])
+        #expect(
+            try Self.rows(loaded.path, "w2") == (Self.expected(without) + [stray]).sorted(),
+            "appended to what the records say is nothing; the stray row was not looked for")
+        withRows.ledger.append(stateT0 + 40_000)
+        try loaded.write(host: nil, changed: [withRows], removed: [])
+        #expect(try Self.rows(loaded.path, "w3") == Self.expected(withRows), "a widget with rows, unknown to the memo: written in full")
+
+        // What commits teach it: emptied, then grown again, then removed and written anew.
+        _ = try sqlite3(scratch.stateFile, "DELETE FROM ledger WHERE started_at = '\(stray)';")
+        withRows.ledger = []
+        try loaded.write(host: nil, changed: [withRows], removed: [])
+        #expect(try Self.rows(loaded.path, "w3") == [])
+        withRows.ledger = [stateT0 + 50]
+        try loaded.write(host: nil, changed: [withRows], removed: [])
+        #expect(try Self.rows(loaded.path, "w3") == Self.expected(withRows))
+        try loaded.write(host: nil, changed: [], removed: ["w3"])
+        #expect(try Self.rows(loaded.path, "w3") == [])
+        try loaded.write(host: nil, changed: [withRows], removed: [])
+        #expect(try Self.rows(loaded.path, "w3") == Self.expected(withRows))
+    }
 }

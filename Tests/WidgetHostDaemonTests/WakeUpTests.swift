@@ -22,13 +22,10 @@ struct WakeUpTests {
     }
 
     static func counts(_ fixture: DaemonFixture) throws -> Counts {
-        // The closure holds the runtime, not the fixture: the loop destroys a task's closure
-        // after its promise is fulfilled, and if that were the fixture's last reference (the
-        // test already returned), its deinit — which waits for the daemon to stop — would run
-        // on the loop and trap (a crash seen in the full suite, 27 Nov).
-        let runtime = fixture.daemon.runtime
-        return try fixture.daemon.eventLoop.submit {
-            Counts(firings: runtime.timerFirings, writes: runtime.supervisor.flushedWrites)
+        // Unowned: the task is released on the loop after `wait()` returns, and if it held the
+        // fixture's last reference, the fixture's deinit would wait for the loop on the loop.
+        try fixture.daemon.eventLoop.submit { [unowned fixture] in
+            Counts(firings: fixture.daemon.runtime.timerFirings, writes: fixture.daemon.runtime.supervisor.flushedWrites)
         }.wait()
     }
 

@@ -27,6 +27,7 @@ struct JSONRPCRequestLineTests {
         ViewEnvironment(
             colorScheme: .dark, widgetRenderingMode: .vibrant, showsWidgetContainerBackground: false, displayScale: 2.5,
             locale: "fr_FR", dynamicTypeSize: "accessibility5"),
+        ViewEnvironment(locale: "en_GB"), ViewEnvironment(widgetRenderingMode: .accented, dynamicTypeSize: "xSmall"),
     ]
 
     @Test("placeholder/get, snapshot/get and timeline/get: the same bytes")
@@ -63,6 +64,27 @@ struct JSONRPCRequestLineTests {
         let number = try #require(JSONRPCRequestLine.bytes(id: 2, method: "m", params: 1e16))
         #expect(try WireCoding.decode(Number.self, from: Data(number)).params == 1e16)
         #expect(try WireCoding.decode(Number.self, from: Data(longWay(id: 2, method: "m", params: 1e16))).params == 1e16)
+    }
+
+    @Test("The params written member by member have exactly the stored properties written")
+    func storedProperties() {
+        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label).sorted() }
+        #expect(labels(PlaceholderParams(kind: "K", family: .systemSmall)) == ["environment", "family", "kind"])
+        #expect(
+            labels(TimelineParams(kind: "K", family: .systemSmall, widgetId: "w1", now: Date()))
+                == ["configuration", "environment", "family", "kind", "now", "widgetId"])
+        #expect(
+            labels(ViewEnvironment())
+                == ["colorScheme", "displayScale", "dynamicTypeSize", "locale", "showsWidgetContainerBackground", "widgetRenderingMode"])
+    }
+
+    @Test("A display scale JSON cannot hold gives no line")
+    func notANumber() {
+        let params = PlaceholderParams(kind: "K", family: .systemSmall, environment: ViewEnvironment(displayScale: .nan))
+        #expect(JSONRPCRequestLine.bytes(id: 1, method: "placeholder/get", params: params) == nil)
+        let timeline = TimelineParams(
+            kind: "K", family: .systemSmall, widgetId: "w1", now: Date(), environment: ViewEnvironment(displayScale: .infinity))
+        #expect(JSONRPCRequestLine.bytes(id: 1, method: "timeline/get", params: timeline) == nil)
     }
 
     @Test("Params the encoder cannot write here give no line (the caller sends them the long way)")

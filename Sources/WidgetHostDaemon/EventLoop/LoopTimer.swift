@@ -33,6 +33,8 @@ final class LoopTimer: @unchecked Sendable {
     var fired: () -> Void = {}
     /// How many times the timer woke the loop (tests count wake-ups with it).
     private(set) var firings = 0
+    /// How many times the kernel's timer was set (`timerfd_settime`; tests count them).
+    private(set) var settings = 0
 
     /// Must be called on `eventLoop`.
     init(on eventLoop: any EventLoop) throws {
@@ -53,10 +55,28 @@ final class LoopTimer: @unchecked Sendable {
         want((Self.monotonicNow() + Self.nanoseconds(max(delay, 0)), 0))
     }
 
-    /// Fires every `interval` seconds, the first time one interval from now.
+    /// Fires every `interval` seconds, the first time one interval from now — or, if the
+    /// kernel's timer still ticks at that period (disarmed and armed again within one turn of
+    /// the loop, as the footprint sampler is between one reply and the next request) and its
+    /// next tick is at least half an interval away, at that tick: the kernel's timer is left
+    /// as it is, and the pair costs no `timerfd_settime`.
     func arm(every interval: TimeInterval) {
         let period = max(Self.nanoseconds(interval), 1)
-        want((Self.monotonicNow() + period, period))
+        let now = Self.monotonicNow()
+        if let applied, Self.keepsTicking(applied, period: period, now: now) {
+            want(applied)
+            return
+        }
+        want((now + period, period))
+    }
+
+    /// Whether a kernel timer set to `applied` serves `arm(every:)` with `period` at `now`:
+    /// the same period, and its next tick half a period away or more (so that the first
+    /// tick still comes no sooner than half an interval after arming).
+    static func keepsTicking(_ applied: (at: UInt64, period: UInt64), period: UInt64, now: UInt64) -> Bool {
+        guard applied.period == period, period > 0 else { return false }
+        let next = applied.at > now ? applied.at : applied.at + ((now - applied.at) / period + 1) * period
+        return next - now >= period / 2
     }
 
     /// No expiry until armed again; an expiry not yet handled is dropped too.
@@ -94,6 +114,7 @@ final class LoopTimer: @unchecked Sendable {
             spec.it_interval = Self.spec(desired.period)
         }
         timerfd_settime(descriptor, CInt(TFD_TIMER_ABSTIME), &spec, nil)
+        settings += 1
     }
 
     private func open() {

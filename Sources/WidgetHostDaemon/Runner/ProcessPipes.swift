@@ -24,7 +24,8 @@ final class ProcessPipes: @unchecked Sendable {
     private let onEvent: (ProcessEvent) -> Void
     /// Runs what one read from the extension caused (its replies) as one batch of core steps.
     var batch: (() -> Void) -> Void = { $0() }
-    private let footprints = FootprintReader()
+    /// The footprint, read through descriptors kept open until the process exits.
+    private lazy var footprint = ProcessFootprint(pid: pid)
     private var stdin: (any Channel)?
     private var queuedWrites: [[UInt8]] = []
     /// Written to `stdin` and not flushed yet (`send(_:_:flush: false)`).
@@ -158,7 +159,7 @@ final class ProcessPipes: @unchecked Sendable {
             case .initialized(let result): onEvent(.initialized(result))
             case .replied(let id, let reply):
                 // Checked once more when the reply arrives.
-                let footprint = exitStatus == nil ? footprints.footprint(ofProcessGroupLeader: pid) : nil
+                let footprint = exitStatus == nil ? self.footprint.read() : nil
                 onEvent(.replied(id, reply, footprintBytes: footprint))
             case .failed(let id, let failure): onEvent(.failed(id, failure))
             case .stderr(let line): onEvent(.stderr(line))
@@ -217,7 +218,7 @@ final class ProcessPipes: @unchecked Sendable {
             perform(session.killedForMemory(footprintBytes: bytes))
             return
         }
-        guard let bytes = footprints.footprint(ofProcessGroupLeader: pid) else { return }
+        guard let bytes = footprint.read() else { return }
         onEvent(.sampled(bytes: bytes))
     }
 
@@ -289,6 +290,7 @@ final class ProcessPipes: @unchecked Sendable {
         stopSampling()
         sampler?.close()
         sampler = nil
+        footprint.close()
         // Whatever the process left behind in its group goes with it — including a child
         // holding stdout open, so that what the process wrote before exiting arrives first.
         Glibc.kill(-pid, SIGKILL)

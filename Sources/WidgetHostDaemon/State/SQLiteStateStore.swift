@@ -63,7 +63,13 @@ public final class SQLiteStateStore: StateStore {
         let loaded: Result<PersistedState?, StateError>
         do {
             loaded = try queue.read { db in try Self.load(db, path: path) }
-            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA shrink_memory") }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA shrink_memory")
+                if case .success(let state) = loaded {
+                    statements.knowLedgerRows(
+                        of: Set((state?.widgets ?? []).lazy.filter { !$0.ledger.isEmpty }.map(\.info.id)))
+                }
+            }
         } catch {
             throw .unreadable(path: path, sqliteMessage: StateFileProbe.message(of: error))
         }

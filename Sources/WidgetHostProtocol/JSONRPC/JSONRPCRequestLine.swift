@@ -1,7 +1,8 @@
 import Foundation
 
 /// A request as one NDJSON line, its params written straight from their value:
-/// `{"id":N,"jsonrpc":"2.0","method":"…","params":…}` and a newline.
+/// `{"id":N,"jsonrpc":"2.0","method":"…","params":…}` and a newline; the params of the two
+/// requests every widget's add sends, member by member.
 ///
 /// `JSONRPCMessage.request(…).encodedLine()` turns the params into a `JSONValue` first and
 /// the message into another, then writes that: about 44,000 instructions for each
@@ -13,14 +14,83 @@ public enum JSONRPCRequestLine {
     /// The line, or nil for params `WireEncoder` leaves to Foundation's encoder (send those
     /// the long way).
     public static func bytes(id: Int, method: String, params: some Encodable) -> [UInt8]? {
+        line(id: id, method: method) { text in try text.value(params) }
+    }
+
+    /// `placeholder/get`'s params, member by member (each widget added sends one).
+    public static func bytes(id: Int, method: String, params: PlaceholderParams) -> [UInt8]? {
+        line(id: id, method: method) { text in
+            text.append("{")
+            if let environment = params.environment {
+                text.append(#""environment":"#)
+                try write(environment, into: &text)
+                text.append(",")
+            }
+            text.append(#""family":"#)
+            text.string(params.family.rawValue)
+            text.append(#","kind":"#)
+            text.string(params.kind)
+            text.append("}")
+        }
+    }
+
+    /// `timeline/get`'s params, member by member (every reload sends one).
+    public static func bytes(id: Int, method: String, params: TimelineParams) -> [UInt8]? {
+        line(id: id, method: method) { text in
+            text.append("{")
+            if let configuration = params.configuration {
+                text.append(#""configuration":"#)
+                try text.value(configuration)
+                text.append(",")
+            }
+            if let environment = params.environment {
+                text.append(#""environment":"#)
+                try write(environment, into: &text)
+                text.append(",")
+            }
+            text.append(#""family":"#)
+            text.string(params.family.rawValue)
+            text.append(#","kind":"#)
+            text.string(params.kind)
+            text.append(#","now":"#)
+            text.date(params.now)
+            text.append(#","widgetId":"#)
+            text.string(params.widgetId)
+            text.append("}")
+        }
+    }
+
+    private static func line(id: Int, method: String, params: (inout JSONTextWriter) throws -> Void) -> [UInt8]? {
         var text = JSONTextWriter(reservingCapacity: 256)
         text.append(#"{"id":"#)
         text.integer(id)
         text.append(#","jsonrpc":"2.0","method":"#)
         text.string(method)
         text.append(#","params":"#)
-        do { try text.value(params) } catch { return nil }
+        do { try params(&text) } catch { return nil }
         text.append("}\n")
         return text.bytes
+    }
+
+    /// As its synthesized `encode(to:)` writes it: keys in order, absent optionals left out.
+    /// `JSONRPCRequestLineTests` fails when `ViewEnvironment` gains a stored property.
+    private static func write(_ environment: ViewEnvironment, into text: inout JSONTextWriter) throws {
+        text.append(#"{"colorScheme":"#)
+        text.string(environment.colorScheme.rawValue)
+        text.append(#","displayScale":"#)
+        try text.number(environment.displayScale)
+        if let size = environment.dynamicTypeSize {
+            text.append(#","dynamicTypeSize":"#)
+            text.string(size)
+        }
+        if let locale = environment.locale {
+            text.append(#","locale":"#)
+            text.string(locale)
+        }
+        text.append(#","showsWidgetContainerBackground":"#)
+        text.bool(environment.showsWidgetContainerBackground)
+        text.append(#","widgetRenderingMode":"#)
+        text.string(environment.widgetRenderingMode.rawValue)
+        text.append("}")
     }
 }
