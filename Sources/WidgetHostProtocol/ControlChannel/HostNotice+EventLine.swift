@@ -29,63 +29,65 @@ extension WireEncoder {
         object.writer.append(#"{"jsonrpc":"2.0","method":"event","params":{"#)
         // The keys of `FlatNotice` by their UTF-8 bytes; `nil` fields are left out, as
         // `encodeIfPresent` leaves them out.
-        if let activity = flat.activity { try object.member("activity", try box(activity)) }
-        object.member("at", flat.at)
-        if let budgeted = flat.budgeted { try object.member("budgeted", .bool(budgeted)) }
-        if let button = flat.button { object.member("button", button) }
-        if let control = flat.control { object.member("control", control) }
-        if let detail = flat.detail { object.member("detail", detail) }
-        if let diagnostic = flat.diagnostic { try object.member("diagnostic", try box(diagnostic)) }
-        if let durationMs = flat.durationMs { try object.member("durationMs", .double(durationMs)) }
-        if let entry = flat.entry { try object.member("entry", try item(entry)) }
-        if let exemption = flat.exemption { object.member("exemption", exemption) }
-        if let name = flat.extension { object.member("extension", name) }
-        if let footprint = flat.footprintBytes { try object.member("footprintBytes", .int(Int64(footprint))) }
-        if let intent = flat.intent { object.member("intent", intent) }
-        if let isOn = flat.isOn { try object.member("isOn", .bool(isOn)) }
-        if let kind = flat.kind { object.member("kind", kind) }
-        if let outcome = flat.outcome { object.member("outcome", outcome.rawValue) }
-        if let reason = flat.reason { object.member("reason", reason.rawValue) }
-        if let requestedAt = flat.requestedAt { object.member("requestedAt", requestedAt) }
-        if let result = flat.result { object.member("result", result.rawValue) }
-        object.member("type", flat.type.rawValue)
-        if let until = flat.until { object.member("until", until) }
-        if let value = flat.value { try object.member("value", try box(value)) }
-        if let widgetId = flat.widgetId { object.member("widgetId", widgetId) }
+        if let activity = flat.activity { try object.member(#""activity":"#, try box(activity)) }
+        object.member(#""at":"#, flat.at)
+        if let budgeted = flat.budgeted { try object.member(#""budgeted":"#, .bool(budgeted)) }
+        if let button = flat.button { object.member(#""button":"#, button) }
+        if let control = flat.control { object.member(#""control":"#, control) }
+        if let detail = flat.detail { object.member(#""detail":"#, detail) }
+        if let diagnostic = flat.diagnostic { try object.member(#""diagnostic":"#, try box(diagnostic)) }
+        if let durationMs = flat.durationMs { try object.member(#""durationMs":"#, .double(durationMs)) }
+        if let entry = flat.entry { try object.member(#""entry":"#, try item(entry)) }
+        if let exemption = flat.exemption { object.member(#""exemption":"#, exemption) }
+        if let name = flat.extension { object.member(#""extension":"#, name) }
+        if let footprint = flat.footprintBytes { try object.member(#""footprintBytes":"#, .int(Int64(footprint))) }
+        if let intent = flat.intent { object.member(#""intent":"#, intent) }
+        if let isOn = flat.isOn { try object.member(#""isOn":"#, .bool(isOn)) }
+        if let kind = flat.kind { object.member(#""kind":"#, kind) }
+        if let outcome = flat.outcome { object.member(#""outcome":"#, outcome.rawValue) }
+        if let reason = flat.reason { object.member(#""reason":"#, reason.rawValue) }
+        if let requestedAt = flat.requestedAt { object.member(#""requestedAt":"#, requestedAt) }
+        if let result = flat.result { object.member(#""result":"#, result.rawValue) }
+        object.member(#""type":"#, flat.type.rawValue)
+        if let until = flat.until { object.member(#""until":"#, until) }
+        if let value = flat.value { try object.member(#""value":"#, try box(value)) }
+        if let widgetId = flat.widgetId { object.member(#""widgetId":"#, widgetId) }
         object.writer.append("}}\n")
         return object.writer.bytes
     }
 }
 
 /// One JSON object's members, written in the order given (the caller's keys are sorted and
-/// need no escaping).
+/// need no escaping; each comes as its token, `"name":`).
 private struct FlatObjectWriter {
     var writer = WireEncoder.Writer()
     private var first = true
 
-    private mutating func key(_ name: StaticString) {
+    /// `token`: the key quoted, with its colon (`"at":`), written in one piece.
+    private mutating func key(_ token: StaticString) {
         if first {
             first = false
         } else {
             writer.bytes.append(UInt8(ascii: ","))
         }
-        writer.bytes.append(UInt8(ascii: "\""))
-        writer.append(name)
-        writer.append("\":")
+        writer.append(token)
     }
 
-    mutating func member(_ name: StaticString, _ item: WireEncoder.Item) throws {
-        key(name)
+    mutating func member(_ token: StaticString, _ item: WireEncoder.Item) throws {
+        key(token)
         try writer.write(item)
     }
 
-    mutating func member(_ name: StaticString, _ text: String) {
-        key(name)
+    mutating func member(_ token: StaticString, _ text: String) {
+        key(token)
         writer.writeString(text)
     }
 
-    mutating func member(_ name: StaticString, _ date: Date) {
-        key(name)
-        writer.writeString(RFC3339.format(date))
+    /// A date needs no escaping: its text is written as it is.
+    mutating func member(_ token: StaticString, _ date: Date) {
+        key(token)
+        writer.bytes.append(UInt8(ascii: "\""))
+        writer.bytes.append(contentsOf: RFC3339.format(date).utf8)
+        writer.bytes.append(UInt8(ascii: "\""))
     }
 }

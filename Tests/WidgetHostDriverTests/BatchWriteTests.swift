@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import Testing
+import WidgetHostCore
+import WidgetHostDriver
+import WidgetHostProtocol
+
+/// Group commit: the steps of one batch share one write, in which a widget several of them
+/// changed is written once, as the last of them left it (the fill's placeholder and timeline
+/// replies arrive in one read: issue 16, figure 4).
+@Suite("The driver's batch write")
+struct BatchWriteTests {
+    final class Store: StateStore {
+        let writes = Mutex<[(changed: [WidgetRecord], removed: [WidgetID])]>([])
+        func load() throws(StateError) -> PersistedState? { nil }
+        func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID], activities: ActivityChanges)
+            throws(StateError)
+        { writes.withLock { $0.append((changed, removed)) } }
+        func take() -> [(changed: [WidgetRecord], removed: [WidgetID])] {
+            writes.withLock { writes in defer { writes = [] }; return writes }
+        }
+    }
+
+    @Test("A widget changed by several steps of one batch is written once, with the state the last step left")
+    func lastStateOnce() throws {
+        let now = Date(timeIntervalSince1970: 1_771_142_400)
+        let runner = FlushTests.Runner(log: FlushTests.Log())
+        let store = Store()
+        let driver = HostDriver(
+            host: WidgetHost(configuration: HostConfiguration()), clock: FlushTests.Clock(now: now), runner: runner,
+            store: store, notices: FlushTests.Sink())
+        driver.handle(.hostStarted(bootID: "b"))
+        driver.handle(.catalogChanged([FlushTests.descriptor(pipelining: true)]))
+        for _ in 0..<2 { driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall))) }
+        _ = store.take()
+        // Both widgets' placeholder and timeline replies in one read, interleaved.
+        let requests = runner.sent
+        #expect(requests.count == 4)
+        driver.batch {
+            for request in requests {
+                let reply: ExtensionReply =
+                    switch request.call {
+                    case .timeline:
+                        .timeline(
+                            TimelinePayload(
+                                entries: [TimelineEntryPayload(date: now, content: ["w": .string(request.widget?.rawValue ?? "")])],
+                                policy: .never),
+                            byteCount: 50)
+                    default: .entry(TimelineEntryPayload(date: now, content: ["placeholder": true]))
+                    }
+                driver.report(.extensionReplied(request.id, reply, footprintBytes: nil))
+            }
+        }
+        let writes = store.take()
+        #expect(writes.count == 1, "one write for the batch")
+        let written = try #require(writes.first).changed
+        #expect(written.map(\.id) == ["w1", "w2"], "each widget once")
+        for record in written {
+            let final = try #require(driver.host.record(of: record.id))
+            #expect(record == final, "the state the last step left")
+            #expect(record.timeline?.entries.first?.content == ["w": .string(record.id.rawValue)])
+            #expect(record.placeholder?.content == ["placeholder": true])
+            #expect(record.running == nil)
+        }
+    }
+}
