@@ -178,6 +178,17 @@ struct ControlDispatcher {
                     }
                 })
         }
+        // The two answers on the reload and fill paths go to bytes in one pass (`WireCoding`),
+        // not through a `JSONValue` written out again: the same bytes (ReplyEncodingTests).
+        do {
+            switch reply {
+            case .reload(let result)?: return .encodedResult(try WireCoding.encodeBytes(result))
+            case .widgetAdded(let result)?: return .encodedResult(try WireCoding.encodeBytes(result))
+            default: break
+            }
+        } catch {
+            return .error(JSONRPCError(code: JSONRPCError.internalErrorCode, message: "Internal error: \(error)"))
+        }
         switch Self.result(reply) {
         case .success(let value): return .result(value)
         case .failure(let error): return .error(error)
