@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: builds the daemon, the CLI and the benchmark binaries in release (once), then
 # runs every figure and prints one table; Benchmarks/results/latest.json gets the numbers.
-# Usage: Benchmarks/run.sh [--quick] [--peer-window SECONDS] [--idle-window SECONDS] [--skip reload,throughput,idle,core,peer]
+# Usage: Benchmarks/run.sh [--quick] [--json FILE] [--peer-window SECONDS] [--idle-window SECONDS] [--skip reload,throughput,idle,core,peer,harness]
+#   (--json FILE: the numbers go there instead of latest.json, for a partial run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # `make bench` passes the Makefile's RELEASE_FLAGS: the binaries measured are the ones `make
@@ -21,7 +22,10 @@ for product in "${products[@]}"; do
     grep -E "warning:" "$build_log" >&2 || true
 done
 bin=$(swift build "${flags[@]}" --show-bin-path)
-"$bin/widgethost-bench" --json Benchmarks/results/latest.json "$@"
+# A `--json FILE` of the caller's (BENCH_FLAGS) wins: a partial run must not replace the record.
+json=(--json Benchmarks/results/latest.json)
+for argument in "$@"; do [[ $argument == --json ]] && json=(); done
+"$bin/widgethost-bench" "${json[@]}" "$@"
 # Rendering (issue 13): a systemLarge archive to HTML, against 1 ms.
 render_args=()
 [[ " $* " == *" --quick "* ]] && render_args+=(--quick)
