@@ -33,9 +33,9 @@ enum ColdReload {
         iterations: Int, warmup: Int = 5, launch: ExtensionLaunch, confined: DaemonProcess,
         unconfined: DaemonProcess
     ) throws -> Samples {
-        let confinedReloads = try DaemonColdReloads(confined)
+        let confinedReloads = try DaemonReloads(confined, cold: true)
         defer { confinedReloads.close() }
-        let unconfinedReloads = try DaemonColdReloads(unconfined)
+        let unconfinedReloads = try DaemonReloads(unconfined, cold: true)
         defer { unconfinedReloads.close() }
         let sandboxed = ProcessSpawner.sandboxed(HostConfiguration.default.limits)
         let plain = ProcessSpawner()
@@ -65,24 +65,26 @@ enum ColdReload {
     }
 }
 
-/// Cold reloads through one daemon whose extension stops after every reply
-/// (`extension.idle_timeout = 0s`): `reloadTimelines {kind: BenchWidget}` for its one widget,
-/// timed until the `entryChanged` notice with the new serial arrives; then, untimed, until
-/// the daemon says `extensionStopped` and the process has exited.
-final class DaemonColdReloads {
+/// Reloads through one daemon: `reloadTimelines {kind: BenchWidget}` for its one widget, timed
+/// until the `entryChanged` notice with the new serial arrives. `cold`: the daemon's extension
+/// stops after every reply (`extension.idle_timeout = 0s`), and each reload then waits, untimed,
+/// until the daemon says `extensionStopped` and the process has exited.
+final class DaemonReloads {
     private let daemon: DaemonProcess
+    private let cold: Bool
     private let subscription: Subscription
     private let control: LineChannel
     private var last: String?
     private var requestID = 0
 
-    init(_ daemon: DaemonProcess) throws {
+    init(_ daemon: DaemonProcess, cold: Bool) throws {
         self.daemon = daemon
+        self.cold = cold
         subscription = try Subscription(socket: daemon.socket)
         let ids = try daemon.addWidgets(1, kind: "BenchWidget")
         last = try subscription.next(.entryChanged) { $0.widgetId == ids[0] && ($0.serial ?? 0) > 0 }.notice.identity
         control = try LineChannel(connectingTo: daemon.socket)
-        try waitForStop()
+        if cold { try waitForStop() }
     }
 
     func close() {
@@ -90,7 +92,7 @@ final class DaemonColdReloads {
         subscription.close()
     }
 
-    /// One cold reload, in microseconds.
+    /// One reload, in microseconds.
     func once() throws -> Double {
         requestID += 1
         let request =
@@ -102,7 +104,7 @@ final class DaemonColdReloads {
         guard reply.contains("\"started\"") else { throw BenchError("reload not started: \(reply)") }
         guard notice.identity != last else { throw BenchError("entryChanged carried the old serial") }
         last = notice.identity
-        try waitForStop()
+        if cold { try waitForStop() }
         return (arrived - start) * 1e6
     }
 

@@ -89,26 +89,13 @@ enum ReloadLatency {
     /// The daemon, warm: `reloadTimelines {kind: BenchWidget}` for its one widget, timed until
     /// the `entryChanged` notice with the new serial arrives. (Cold: `ColdReload`.)
     static func daemon(_ daemon: DaemonProcess, iterations: Int) throws -> Sample {
-        let subscription = try Subscription(socket: daemon.socket)
-        defer { subscription.close() }
-        let ids = try daemon.addWidgets(1, kind: "BenchWidget")
-        var last = try subscription.next(.entryChanged) { $0.widgetId == ids[0] && ($0.serial ?? 0) > 0 }.notice.identity
-        let control = try LineChannel(connectingTo: daemon.socket)
-        defer { control.close() }
+        let reloads = try DaemonReloads(daemon, cold: false)
+        defer { reloads.close() }
         var sample = Sample()
-        let warmup = 20
+        let warmup = 20  // The first ones warm the caches.
         for index in 0..<(iterations + warmup) {
-            let request =
-                #"{"jsonrpc":"2.0","id":\#(index + 1),"method":"reloadTimelines","params":{"kind":"BenchWidget"}}"#
-                + "\n"
-            let start = monotonicSeconds()
-            try control.write(request)
-            let (notice, arrived) = try subscription.next(.entryChanged) { ($0.serial ?? 0) > 0 }
-            let reply = try control.readString()
-            guard reply.contains("\"started\"") else { throw BenchError("reload not started: \(reply)") }
-            guard notice.identity != last else { throw BenchError("entryChanged carried the old serial") }
-            last = notice.identity
-            if index >= warmup { sample.add((arrived - start) * 1e6) }
+            let elapsed = try reloads.once()
+            if index >= warmup { sample.add(elapsed) }
         }
         return sample
     }
