@@ -86,8 +86,6 @@ private struct FlatObjectWriter {
     /// A date needs no escaping: its text is written as it is.
     mutating func member(_ token: StaticString, _ date: Date) {
         key(token)
-        writer.bytes.append(UInt8(ascii: "\""))
-        writer.bytes.append(contentsOf: RFC3339.format(date).utf8)
-        writer.bytes.append(UInt8(ascii: "\""))
+        writer.writeDate(date)
     }
 }

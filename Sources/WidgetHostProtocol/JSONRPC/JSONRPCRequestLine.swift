@@ -21,15 +21,7 @@ public enum JSONRPCRequestLine {
     public static func bytes(id: Int, method: String, params: PlaceholderParams) -> [UInt8]? {
         line(id: id, method: method) { text in
             text.append("{")
-            if let environment = params.environment {
-                text.append(#""environment":"#)
-                try write(environment, into: &text)
-                text.append(",")
-            }
-            text.append(#""family":"#)
-            text.string(params.family.rawValue)
-            text.append(#","kind":"#)
-            text.string(params.kind)
+            try writeView(params.environment, params.family, params.kind, into: &text)
             text.append("}")
         }
     }
@@ -43,15 +35,7 @@ public enum JSONRPCRequestLine {
                 try text.value(configuration)
                 text.append(",")
             }
-            if let environment = params.environment {
-                text.append(#""environment":"#)
-                try write(environment, into: &text)
-                text.append(",")
-            }
-            text.append(#""family":"#)
-            text.string(params.family.rawValue)
-            text.append(#","kind":"#)
-            text.string(params.kind)
+            try writeView(params.environment, params.family, params.kind, into: &text)
             text.append(#","now":"#)
             text.date(params.now)
             text.append(#","widgetId":"#)
@@ -70,6 +54,22 @@ public enum JSONRPCRequestLine {
         do { try params(&text) } catch { return nil }
         text.append("}\n")
         return text.bytes
+    }
+
+    /// The members both requests carry, in key order: `environment` (when there is one),
+    /// `family`, `kind`; the caller writes the braces and the members around them.
+    private static func writeView(
+        _ environment: ViewEnvironment?, _ family: WidgetFamily, _ kind: String, into text: inout JSONTextWriter
+    ) throws {
+        if let environment {
+            text.append(#""environment":"#)
+            try write(environment, into: &text)
+            text.append(",")
+        }
+        text.append(#""family":"#)
+        text.string(family.rawValue)
+        text.append(#","kind":"#)
+        text.string(kind)
     }
 
     /// As its synthesized `encode(to:)` writes it: keys in order, absent optionals left out.

@@ -35,11 +35,7 @@ public struct JSONTextWriter {
     /// A string, quoted and escaped.
     public mutating func string(_ value: String) { writer.writeString(value) }
     /// A date as `WireCoding` writes one: its RFC 3339 text, quoted (it never needs escaping).
-    public mutating func date(_ value: Date) {
-        writer.bytes.append(UInt8(ascii: "\""))
-        writer.bytes.append(contentsOf: RFC3339.format(value).utf8)
-        writer.bytes.append(UInt8(ascii: "\""))
-    }
+    public mutating func date(_ value: Date) { writer.writeDate(value) }
     public mutating func integer(_ value: Int) { writer.writeInteger(Int64(value)) }
     public mutating func bool(_ value: Bool) { writer.append(value ? "true" : "false") }
     /// A `Double` as `JSONEncoder` writes it; throws for NaN and the infinities (which

@@ -126,6 +126,13 @@ extension WireEncoder {
         }
 
         /// Quoted; `"` and `\` escaped, the control characters as `JSONWriter` writes them.
+        /// A date as `WireCoding` writes one: its RFC 3339 text, quoted (it never needs escaping).
+        mutating func writeDate(_ date: Date) {
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: RFC3339.format(date).utf8)
+            bytes.append(UInt8(ascii: "\""))
+        }
+
         mutating func writeString(_ value: String) {
             bytes.append(UInt8(ascii: "\""))
             var value = value
