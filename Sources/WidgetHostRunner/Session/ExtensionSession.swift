@@ -195,14 +195,15 @@ public struct ExtensionSession: Sendable {
 
     // MARK: - Lines
 
-    /// The running request's reply decoded in one pass (`JSONRPCMessage.decodeResult`).
+    /// The running request's reply decoded in one pass (`JSONRPCMessage.decodeTimelineResult`,
+    /// `decodeResult`).
     /// Anything else takes the long way through `handle`, which names what was wrong.
     private mutating func directReply(_ line: [UInt8]) -> Action? {
         guard let request = running else { return nil }
         let reply: ExtensionReply
         switch request.method {
         case .timeline:
-            guard let (id, payload) = JSONRPCMessage.decodeResult(line, as: TimelinePayload.self),
+            guard let (id, payload) = JSONRPCMessage.decodeTimelineResult(line),
                 id == .number(request.id.value)
             else { return nil }
             reply = .timeline(payload, byteCount: line.count)
