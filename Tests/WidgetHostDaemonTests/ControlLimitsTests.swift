@@ -67,6 +67,44 @@ struct ControlLimitsTests {
         #expect(throws: Never.self) { try busy.result("status", as: StatusResult.self) }
     }
 
+    @Test(
+        "control.idle_timeout counts from the last read: not closed before it, closed after it; bytes without a newline count; a late subscriber stays"
+    )
+    func idleTimeoutCountsFromLastRead() throws {
+        let timeout = 1.2
+        let daemon = try ControlLimitsDaemon { $0.idleTimeout = timeout }
+        let lines = try daemon.client()
+        let partial = try daemon.client()
+        let subscriber = try daemon.client()
+        let opened = Date()
+
+        // A line at 0.7 s restarts the wait: at 1.4 s (past 1.2 s from the start) it is open.
+        usleep(700_000)
+        let lastLine = Date()
+        #expect(throws: Never.self) { try lines.result("status", as: StatusResult.self) }
+        // Bytes that are not yet a line are reads too (as NIO's IdleStateHandler counted them).
+        let half = Array(#"{"jsonrpc":"2.0","#.utf8)
+        #expect(half.withUnsafeBytes { write(partial.fd, $0.baseAddress, $0.count) } == half.count)
+        let partialRead = Date()
+        // The subscriber subscribes after most of a timeout without a line.
+        #expect(throws: Never.self) { _ = try subscriber.call("subscribe").get() }
+        usleep(700_000)
+        #expect(!closedByPeer(lines.fd, within: 0) || Date().timeIntervalSince(lastLine) >= timeout, "closed before its idle_timeout")
+        #expect(!closedByPeer(partial.fd, within: 0) || Date().timeIntervalSince(partialRead) >= timeout, "closed before its idle_timeout")
+
+        // Then nothing: both close about idle_timeout after their last read, never before.
+        #expect(closedByPeer(lines.fd, within: 5), "the connection was not closed after idle_timeout")
+        let linesClosed = Date().timeIntervalSince(lastLine)
+        #expect(linesClosed >= timeout - 0.05, "closed \(linesClosed) s after its last line")
+        #expect(closedByPeer(partial.fd, within: 5), "a connection with half a line was not closed after idle_timeout")
+        #expect(Date().timeIntervalSince(partialRead) >= timeout - 0.05)
+
+        // Past two timeouts since it opened and one since it subscribed, the subscriber is served.
+        while Date().timeIntervalSince(opened) < 2 * timeout + 0.2 { usleep(50_000) }
+        #expect(!closedByPeer(subscriber.fd, within: 0), "the subscriber was closed")
+        #expect(throws: Never.self) { try subscriber.result("status", as: StatusResult.self) }
+    }
+
     @Test("A client that sends without reading stops being read; the daemon answers others at once; nothing is lost")
     func slowReader() throws {
         let daemon = try ControlLimitsDaemon { _ in }

@@ -23,6 +23,14 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     /// own that no existing process is in.
     private var resolvedPeer: ControlPeer?
     private var subscription: Int?
+    /// The connection's dispatcher, made once: made per request, its settings' copy, the
+    /// authority's and their release were ~800 instructions a `status` (callgrind).
+    private let dispatcher: ControlDispatcher
+    /// `control.idle_timeout`, the time of the last read, and the check that closes the
+    /// connection when nothing was read for that long (`scheduleIdleCheck`).
+    private let idleTimeout: TimeAmount
+    private var lastRead = NIODeadline.uptimeNanoseconds(0)
+    private var idleCheck: Scheduled<Void>?
     /// Inside a read's batch: replies are written but not flushed until its commit.
     private var holding = false
     private var held = false
@@ -30,18 +38,54 @@ final class ControlConnectionHandler: ChannelInboundHandler {
     init(server: ControlServer) {
         self.server = server
         self.framer = LineFramer(maxLineBytes: server.settings.maxLineBytes)
+        self.dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
+        self.idleTimeout = .nanoseconds(Int64(server.settings.idleTimeout * 1_000_000_000))
     }
 
     func channelActive(context: ChannelHandlerContext) {
         // On the channel's own loop the option is read synchronously, before any request.
         Self.peerCredentials(of: context.channel)?.assumeIsolated().whenSuccess { [weak self] peer in self?.peer = peer }
+        lastRead = .now()
+        scheduleIdleCheck(at: lastRead + idleTimeout, context: context)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         if let subscription { server.runtime.unsubscribe(subscription) }
         subscription = nil
+        idleCheck?.cancel()
+        idleCheck = nil
         context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+    }
+
+    /// `control.idle_timeout`: a connection nothing was read from for that long is closed, a
+    /// subscriber never by our choice. What NIO's `IdleStateHandler(readTimeout:)` in front of
+    /// this handler did, and when: one timer, due `idle_timeout` after the last read; when it
+    /// fires early (a read came since), it is set again for `idle_timeout` after that read.
+    /// Here, because that handler was one more stop for every read, read completion, write,
+    /// flush and read request of every request (~1,000 instructions a `status`, callgrind).
+    private func scheduleIdleCheck(at deadline: NIODeadline, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        idleCheck = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = bound.value
+            handler.idleCheckFired(context: context)
+        }
+    }
+
+    private func idleCheckFired(context: ChannelHandlerContext) {
+        idleCheck = nil
+        guard context.channel.isActive, subscription == nil else { return }
+        let due = lastRead + idleTimeout
+        if NIODeadline.now() >= due {
+            context.close(promise: nil)
+        } else {
+            scheduleIdleCheck(at: due, context: context)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -64,15 +108,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             held = false
             context.flush()
         }
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // Idle connections are closed; a subscriber is never idle by our choice, only by its own.
-        if event is IdleStateHandler.IdleStateEvent, subscription == nil {
-            context.close(promise: nil)
-            return
-        }
-        context.fireUserInboundEventTriggered(event)
+        lastRead = .now()
     }
 
     /// A client that sends requests without reading the replies stops being read until it
@@ -201,7 +237,6 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         _ method: String, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext,
         dispatch: (ControlDispatcher, ControlPeer?) -> ControlDispatcher.Outcome
     ) -> Reply {
-        let dispatcher = ControlDispatcher(runtime: server.runtime, settings: server.settings, rescan: server.rescan)
         if resolvedPeer == nil, let peer { resolvedPeer = dispatcher.controlPeer(peer) }
         // The control channel's latency, for the dashboard's /metrics (nil without one).
         let outcome: ControlDispatcher.Outcome

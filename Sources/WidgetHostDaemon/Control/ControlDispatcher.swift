@@ -15,6 +15,15 @@ struct ControlDispatcher {
     let settings: ControlSettings
     /// Rescans plugins (owned by the daemon, which knows the plugin paths).
     let rescan: () -> EventLoopFuture<ExtensionsResult>
+    /// The core's rule of who may do what (`ControlAuthority`), with this daemon's settings.
+    let authority: ControlAuthority
+
+    init(runtime: HostRuntime, settings: ControlSettings, rescan: @escaping () -> EventLoopFuture<ExtensionsResult>) {
+        self.runtime = runtime
+        self.settings = settings
+        self.rescan = rescan
+        authority = ControlAuthority(daemonUID: Self.daemonUID, adminGroupIDs: settings.adminGroupIDs, appUIDs: settings.appUIDs)
+    }
 
     enum Outcome {
         case result(JSONValue)
@@ -251,11 +260,6 @@ struct ControlDispatcher {
     func decodeOptional<T: Decodable>(_ type: T.Type, from params: JSONValue?, method: String) throws -> T? {
         guard let params, params != .object([:]), params != .array([]) else { return nil }
         return try decode(type, from: params, method: method)
-    }
-
-    /// The core's rule of who may do what (`ControlAuthority`), with this daemon's settings.
-    var authority: ControlAuthority {
-        ControlAuthority(daemonUID: Self.daemonUID, adminGroupIDs: settings.adminGroupIDs, appUIDs: settings.appUIDs)
     }
 
     /// The daemon's own uid, read once: it never changes, and `getuid` was a system call per request.

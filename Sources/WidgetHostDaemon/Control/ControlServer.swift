@@ -81,10 +81,8 @@ final class ControlServer: @unchecked Sendable {
             }
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = ControlConnectionHandler(server: self)
-                    try channel.pipeline.syncOperations.addHandler(
-                        IdleStateHandler(readTimeout: .nanoseconds(Int64(settings.idleTimeout * 1_000_000_000))))
-                    try channel.pipeline.syncOperations.addHandler(handler)
+                    // One handler: it also closes idle connections (`control.idle_timeout`).
+                    try channel.pipeline.syncOperations.addHandler(ControlConnectionHandler(server: self))
                 }
             }
     }

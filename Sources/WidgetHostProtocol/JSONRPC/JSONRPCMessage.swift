@@ -107,6 +107,15 @@ public enum JSONRPCMessage: Sendable, Hashable {
         return (id, decoded)
     }
 
+    /// A `timeline/get` reply: `TimelineReplyReader`'s one pass for the common shape (a number
+    /// id, plain JSON), `decodeResult` for every other line. The same answer as
+    /// `decodeResult(line, as: TimelinePayload.self)` for any line, in a fifth of the
+    /// instructions for the common one.
+    public static func decodeTimelineResult(_ line: [UInt8]) -> (id: JSONRPCID, result: TimelinePayload)? {
+        if let (id, payload) = line.withUnsafeBufferPointer(TimelineReplyReader.read) { return (.number(id), payload) }
+        return decodeResult(line, as: TimelinePayload.self)
+    }
+
     /// The message as one NDJSON line, newline included.
     public func encodedLine() throws -> Data {
         var data = try WireCoding.encode(try jsonValue())

@@ -26,7 +26,9 @@ enum JSONValueParser {
         return reader.atEnd ? value : JSONValue?.none
     }
 
-    private struct Reader {
+    /// The reader itself; `TimelineReplyReader` walks a reply's envelope with it and reads
+    /// the values inside (content, a view) as this reader reads them.
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 

@@ -126,4 +126,12 @@ extension ViewArchive {
         if let archive = try? container.decode(ViewArchive.self, forKey: key) { return archive }
         return ViewArchive(family: nil, root: ViewNode(.unknown(type: "(view is not an object)")))
     }
+
+    /// The same for a view already read as a plain value (`TimelineReplyReader`): null is nil,
+    /// anything that does not decode an archive whose root is unknown.
+    static func lenient(_ value: JSONValue) -> ViewArchive? {
+        if value == .null { return nil }
+        if let archive = try? JSONValueDecoder.decode(ViewArchive.self, from: value) { return archive }
+        return ViewArchive(family: nil, root: ViewNode(.unknown(type: "(view is not an object)")))
+    }
 }
