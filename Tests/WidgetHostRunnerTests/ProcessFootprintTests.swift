@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import WidgetHostRunner
 
@@ -191,7 +192,7 @@ extension FootprintTests {
             #expect(own.read() == nil)
         }
 
-        @Test("Reading keeps two descriptors open (status and task), closing them leaves none behind")
+        @Test("Reading keeps two descriptors open (statm or status, and task), closing them leaves none behind")
         func descriptors() throws {
             let process = try Self.start(["/bin/sleep", "30"], descendants: 0)
             defer { Self.stop(process) }
@@ -206,9 +207,66 @@ extension FootprintTests {
             let footprint = ProcessFootprint(pid: pid)
             for _ in 0..<1_000 { #expect(footprint.read() != nil) }
             for _ in 0..<1_000 { #expect(FootprintReader().footprint(ofProcessGroupLeader: pid) != nil) }
-            #expect(open() == ["/proc/\(pid)/status", "/proc/\(pid)/task"])
+            #expect(open() == ["/proc/\(pid)/\(Swap.inUse() ? "status" : "statm")", "/proc/\(pid)/task"])
             footprint.close()
             #expect(open() == [])
+        }
+
+        /// A reader that reads `status` (as while swap is in use) or `statm`, whatever swap does.
+        private static func reader(status: Bool) -> FootprintReader {
+            var reader = FootprintReader()
+            reader.swapInUse = { status }
+            return reader
+        }
+
+        @Test("statm (no swap in use) and status give the same figure for the same tree, also when the gate flips between reads")
+        func statmAndStatus() throws {
+            // With swap in use on this machine a sleeping process could hold pages in it, which statm does not see.
+            guard !Swap.inUse() else { return }
+            let process = try Self.start(["/bin/sh", "-c", "sleep 30 & (sleep 30 & wait) & wait"], descendants: 3)
+            defer { Self.stop(process) }
+            let pid = process.processIdentifier
+            let statm = ProcessFootprint(pid: pid, reader: Self.reader(status: false))
+            let status = ProcessFootprint(pid: pid, reader: Self.reader(status: true))
+            defer {
+                statm.close()
+                status.close()
+            }
+            var readings: [Int?] = []
+            for _ in 0..<20 {
+                readings = [
+                    statm.read(), status.read(), Self.reader(status: false).footprint(ofProcessGroupLeader: pid),
+                    Self.reader(status: true).footprint(ofProcessGroupLeader: pid), TextReader.footprint(ofProcessGroupLeader: pid),
+                ]
+                if Set(readings).count == 1 { break }
+                usleep(20_000)
+            }
+            #expect(readings[0] != nil)
+            #expect(Set(readings).count == 1, "\(readings)")
+            // The gate flips from one read to the next: each file is opened once, beside the task directory.
+            var flipping = FootprintReader()
+            let calls = Mutex(0)
+            flipping.swapInUse = { calls.withLock { $0 += 1; return $0 % 2 == 0 } }
+            let flipped = ProcessFootprint(pid: pid, reader: flipping)
+            defer { flipped.close() }
+            for _ in 0..<4 { #expect(flipped.read() == readings[0]) }
+        }
+
+        @Test("statm's text: resident minus shared pages; a zombie's zeros and anything malformed are nil", arguments: [
+            ("2875 1523 1136 254 0 340 0\n", (1523 - 1136) * ProcScanner.pageSize),
+            ("1 1 0 0 0 0 0\n", ProcScanner.pageSize),
+            ("5 7 7 0 0 0 0\n", 0),
+            ("0 0 0 0 0 0 0\n", nil),
+            ("2875 1523\n", nil),
+            ("2875 1523 x 254 0 340 0\n", nil),
+            ("2875  1523 1136 254 0 340 0\n", nil),
+            ("2875 1523 2000 254 0 340 0\n", nil),
+            ("", nil),
+            ("99999999999999999999 1 1 0 0 0 0\n", nil),
+        ] as [(String, Int?)])
+        func statmText(text: String, bytes: Int?) {
+            var text = text
+            #expect(text.withUTF8 { ProcScanner.parseStatm(UnsafeRawBufferPointer($0)) } == bytes)
         }
 
         @Test("A status file larger than the buffer, and a made-up tree, through a fake /proc")

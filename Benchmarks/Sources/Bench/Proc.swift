@@ -48,10 +48,30 @@ enum Proc {
         return ((utime + stime) / ticks, (cutime + cstime) / ticks)
     }
 
-    /// The pids whose parent is `pid`.
+    /// The pids whose parent is one of `pid`'s threads. The kernel lists a child under the
+    /// thread that started it (`/proc/PID/task/TID/children`), and the daemon starts its
+    /// extensions on its event loop's thread, not its main one.
     static func children(of pid: pid_t) -> [pid_t] {
-        let path = "/proc/\(pid)/task/\(pid)/children"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.sorted().flatMap { task -> [pid_t] in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8) else {
+                return []
+            }
+            return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+    }
+
+    /// Nanoseconds every thread of `pid` has run (the first field of each thread's
+    /// `/proc/PID/task/TID/schedstat`), or nil if the process is gone.
+    static func runNanoseconds(_ pid: pid_t) -> UInt64? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        var total: UInt64 = 0
+        for task in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
+                let first = text.split(separator: " ").first, let value = UInt64(first)
+            else { continue }
+            total += value
+        }
+        return total
     }
 }

@@ -83,4 +83,8 @@ pid_t widgethost_spawn(
     const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd,
     const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure);
 
+/// Whether any swap slot is in use (`sysinfo(2)`: `totalswap != freeswap`), for the footprint
+/// reader (`Swap.inUse`; Swift's Glibc module has no `sys/sysinfo.h`). 1 if `sysinfo` fails.
+int widgethost_swap_in_use(void);
+
 #endif

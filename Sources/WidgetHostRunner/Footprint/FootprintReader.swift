@@ -1,3 +1,5 @@
+import CSpawn
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,24 +13,37 @@ import Glibc
 public struct FootprintReader: Sendable {
     /// `/proc`, or a fake directory in tests.
     var procRoot = "/proc"
+    /// Whether any process may have memory in swap: then `status` is read (RssAnon + VmSwap),
+    /// otherwise `statm` (RssAnon alone, a tenth of the kernel's work). A fake `/proc` has
+    /// only `status` files.
+    var swapInUse: @Sendable () -> Bool = Swap.inUse
 
     public init() {}
 
     init(procRoot: String) {
         self.procRoot = procRoot
+        swapInUse = { true }
     }
 
     /// Bytes for the process and all its descendants, or nil if the process is gone.
     public func footprint(ofProcessGroupLeader pid: Int32) -> Int? {
         let scanner = ProcScanner()
-        guard let own = scanner.footprint(statusPath: "\(procRoot)/\(pid)/status") else { return nil }
+        let swap = swapInUse()
+        guard let own = footprint(ofProcess: pid, scanner: scanner, swap: swap) else { return nil }
         return descendants(of: pid, scanner: scanner).reduce(own) {
-            $0 + (scanner.footprint(statusPath: "\(procRoot)/\($1)/status") ?? 0)
+            $0 + (footprint(ofProcess: $1, scanner: scanner, swap: swap) ?? 0)
         }
     }
 
     func footprint(ofProcess pid: Int32) -> Int? {
-        ProcScanner().footprint(statusPath: "\(procRoot)/\(pid)/status")
+        footprint(ofProcess: pid, scanner: ProcScanner(), swap: swapInUse())
+    }
+
+    /// One process's figure, from `status` when swap is in use and from `statm` otherwise.
+    func footprint(ofProcess pid: Int32, scanner: ProcScanner, swap: Bool) -> Int? {
+        swap
+            ? scanner.footprint(statusPath: "\(procRoot)/\(pid)/status")
+            : scanner.footprint(statmPath: "\(procRoot)/\(pid)/statm")
     }
 
     /// `RssAnon + VmSwap` from the text of `/proc/PID/status`, in bytes.
@@ -63,12 +78,20 @@ public struct FootprintReader: Sendable {
     }
 }
 
+/// Whether swap holds anything: `sysinfo(2)`, 0.7 µs. With no swap slot in use no process has
+/// a swap entry, so every VmSwap is 0 and RssAnon is the whole figure. A page swapped out
+/// between this check and the read is counted at the next read, as any change between two
+/// reads is.
+enum Swap {
+    @Sendable static func inUse() -> Bool { widgethost_swap_in_use() != 0 }
+}
+
 /// One process's footprint (`FootprintReader`'s measure: the process and its descendants),
-/// read through the process's `status` and `task` directory kept open from the first read
-/// to `close()`: a read is one `pread` of `status`, a rewind and `getdents64` of the task
-/// directory, and each thread's `children` — ten system calls for two threads, not fifteen.
+/// read through the process's `statm` (or `status` while swap is in use) and `task` directory
+/// kept open from the first read to `close()`: a read is `sysinfo`, one `pread`, a rewind and
+/// `getdents64` of the task directory, and each thread's `children`.
 /// A descriptor kept open names the process itself, so a reused pid is never read in its
-/// place; once the process is reaped, its `status` no longer reads and the figure is nil.
+/// place; once the process is reaped, its files no longer read and the figure is nil.
 ///
 /// Not thread-safe: one owner reads it (the daemon's event loop).
 public final class ProcessFootprint {
@@ -76,6 +99,7 @@ public final class ProcessFootprint {
     private let reader: FootprintReader
     private let scanner = ProcScanner()
     private var status: CInt = -1
+    private var statm: CInt = -1
     private var tasks: OpaquePointer?
     private var closed = false
 
@@ -96,16 +120,29 @@ public final class ProcessFootprint {
     /// `close()` was called).
     public func read() -> Int? {
         guard !closed else { return nil }
-        if status < 0 {
-            status = open("\(reader.procRoot)/\(pid)/status", O_RDONLY | O_CLOEXEC)
-            guard status >= 0 else { return nil }
+        let swap = reader.swapInUse()
+        let own: Int?
+        if swap {
+            if status < 0 { status = openOwn("status") }
+            own = status < 0 ? nil : scanner.footprint(statusAt: status)
+        } else {
+            if statm < 0 { statm = openOwn("statm") }
+            own = statm < 0 ? nil : scanner.footprint(statmAt: statm)
         }
-        guard let own = scanner.footprint(statusAt: status) else { return nil }
+        guard let own else { return nil }
         if tasks == nil { tasks = opendir("\(reader.procRoot)/\(pid)/task") }
         guard let tasks else { return own }
         return reader.descendants(of: pid, tasks: tasks, scanner: scanner).reduce(own) {
-            $0 + (scanner.footprint(statusPath: "\(reader.procRoot)/\($1)/status") ?? 0)
+            $0 + (reader.footprint(ofProcess: $1, scanner: scanner, swap: swap) ?? 0)
         }
+    }
+
+    /// The process's own `status` or `statm`: by path at the first read, and afterwards (swap
+    /// came into use, or went) relative to the task directory kept open, whose parent is this
+    /// process's directory even once its pid is reused.
+    private func openOwn(_ name: String) -> CInt {
+        if let tasks { return openat(dirfd(tasks), "../" + name, O_RDONLY | O_CLOEXEC) }
+        return open("\(reader.procRoot)/\(pid)/\(name)", O_RDONLY | O_CLOEXEC)
     }
 
     /// Closes the kept descriptors; `read()` gives nil from now on.
@@ -114,6 +151,10 @@ public final class ProcessFootprint {
         if status >= 0 {
             Glibc.close(status)
             status = -1
+        }
+        if statm >= 0 {
+            Glibc.close(statm)
+            statm = -1
         }
         if let tasks {
             closedir(tasks)

@@ -64,6 +64,58 @@ final class ProcScanner {
         return anon.map { ($0 + swap) * 1024 }
     }
 
+    // MARK: statm
+
+    /// `RssAnon` in bytes from the `statm` file open at `descriptor`: resident minus shared
+    /// pages, which is the kernel's anonymous page count (`MM_ANONPAGES`, what `status` prints
+    /// as RssAnon); nil if it cannot be read or the process has no memory (a zombie's statm
+    /// is all zeros). It has no swap: `FootprintReader.swapInUse` says when that may be read
+    /// instead. `statm` is a `single_open` seq_file like `status`, a tenth of its cost to
+    /// make (0.4 µs against 3.7 µs a `pread`, measured on the bench extension).
+    func footprint(statmAt descriptor: CInt) -> Int? {
+        guard let count = read(descriptor, shortReadIsEnd: true) else { return nil }
+        return Self.parseStatm(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+
+    /// The same for `path`: opened, read and closed.
+    func footprint(statmPath path: String) -> Int? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return footprint(statmAt: descriptor)
+    }
+
+    /// `(resident - shared) * page size` from statm's "size resident shared text lib data dt";
+    /// nil unless the first three are decimal numbers and resident is not zero.
+    static func parseStatm(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var fields: (Int, Int, Int) = (0, 0, 0)
+        var field = 0
+        var digits = 0
+        var value = 0
+        for byte in bytes {
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                guard digits < 18 else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                continue
+            }
+            guard byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n"), digits > 0 else { return nil }
+            switch field {
+            case 0: fields.0 = value
+            case 1: fields.1 = value
+            default: fields.2 = value
+            }
+            field += 1
+            if field == 3 { break }
+            digits = 0
+            value = 0
+        }
+        guard field == 3, fields.1 > 0, fields.2 <= fields.1 else { return nil }
+        return (fields.1 - fields.2) * pageSize
+    }
+
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
     private static let rssAnon: [UInt8] = Array("RssAnon:".utf8)
     private static let vmSwap: [UInt8] = Array("VmSwap:".utf8)
 
