@@ -6,6 +6,11 @@ import WidgetHostProtocol
 /// Runs what the core asks for extensions: starts processes, sends requests, kills and
 /// stops them, and reports what they did back through `HostDriver.report`.
 public protocol ExtensionRunner: AnyObject {
+    /// Starts the process `request` will go to if none runs, and writes nothing of the request:
+    /// the driver calls it for each of a step's requests *before* the step's write, so that the
+    /// process loads while the write is made (architecture.md, "Durability"). A start that
+    /// fails reports nothing here; `send` reports it, at the point in the order where it always did.
+    func startProcess(for request: ExtensionRequest)
     /// Sends a request, starting the extension's process first if none runs.
     func send(_ request: ExtensionRequest)
     /// SIGKILL to the extension's process group now (like jetsam).
@@ -21,6 +26,8 @@ public protocol ExtensionRunner: AnyObject {
 }
 
 extension ExtensionRunner {
+    /// A runner that starts nothing ahead starts its process at `send`.
+    public func startProcess(for request: ExtensionRequest) {}
     /// A runner that writes each request as it is sent has nothing to flush.
     public func flush() {}
 }
@@ -118,7 +125,9 @@ public final class HostDriver {
 
     /// One event: its step is made durable first, then its effects leave (a notice, a
     /// request to an extension, an answer: none before the write that covers its step).
-    /// Inside `batch`, the write and the effects wait for the batch's end.
+    /// The processes its requests go to are started before the write, and carry nothing of
+    /// the step until it is stored (`startProcesses`). Inside `batch`, the write and the
+    /// effects wait for the batch's end.
     private func step(_ event: HostEvent) -> HostReply? {
         let step = host.handle(event, at: clock.now)
         if batchDepth > 0 {
@@ -127,11 +136,22 @@ public final class HostDriver {
             }
             return step.reply
         }
+        startProcesses(step.effects)
         for effect in step.effects {
             if case .persist(let scope) = effect { persist(scope) }
         }
         execute(step.effects)
         return step.reply
+    }
+
+    /// The processes `effects`' requests go to, started ahead of the step's write: a cold
+    /// start's spawn is then off the path of the write (~0.3 M instructions, SQLite's locks
+    /// and WAL writes), which runs while the new process loads. Nothing of a request leaves
+    /// here; a failed start is reported by `send`, in the effects' order.
+    private func startProcesses(_ effects: [HostEffect]) {
+        for effect in effects {
+            if case .send(let request) = effect { runner.startProcess(for: request) }
+        }
     }
 
     /// The effects other than `persist`, in order; requests to one process go out in one write.
@@ -170,9 +190,10 @@ public final class HostDriver {
         return try body()
     }
 
-    /// The batch's write, then its effects and whatever the runner reported meanwhile, then
+    /// The processes of the batch's requests started, the batch's write, then its effects and whatever the runner reported meanwhile, then
     /// the virtual clock's advance if one waited for the batch.
     private func endBatch() {
+        startProcesses(heldEffects)
         if let scope = pendingWrite.take() { persist(scope) }
         if !heldEffects.isEmpty {
             let effects = heldEffects

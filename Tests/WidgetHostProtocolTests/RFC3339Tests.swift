@@ -137,6 +137,31 @@ struct RFC3339Tests {
         }
     }
 
+    @Test("append writes format's bytes: whole seconds, every fraction width, rounding, years 0...9999 and beyond")
+    func appendIsFormat() {
+        var seconds = -86_400.0 * 365 * 2_000
+        var dates: [Date] = []
+        while seconds < 86_400.0 * 365 * 9_000 {
+            dates.append(Date(timeIntervalSince1970: seconds))
+            seconds += 86_400.0 * 365 * 7.3 + 0.000_1
+        }
+        seconds = -3_000.0
+        while seconds < 3_000.0 {
+            dates.append(Date(timeIntervalSince1970: seconds))
+            seconds += 0.987_654_3
+        }
+        for fraction in [0.0, 0.1, 0.12, 0.123, 0.1234, 0.12345, 0.123456, 0.000_001, 0.000_010, 0.5, 0.999_999_4, 0.999_999_6] {
+            dates.append(Date(timeIntervalSince1970: 1_764_250_000 + fraction))
+            dates.append(Date(timeIntervalSince1970: -1_764_250_000 + fraction))
+        }
+        dates += [.distantPast, .distantFuture, Date(timeIntervalSince1970: -62_167_219_200), Date(timeIntervalSince1970: 253_402_300_799.5)]
+        for date in dates {
+            var bytes: [UInt8] = Array("x".utf8)
+            RFC3339.append(date, to: &bytes)
+            #expect(bytes == Array(("x" + RFC3339.format(date)).utf8), "\(RFC3339.format(date))")
+        }
+    }
+
     @Test("The wire coders use RFC 3339 for every Date")
     func wireCoding() throws {
         struct Stamp: Codable, Equatable { let at: Date }

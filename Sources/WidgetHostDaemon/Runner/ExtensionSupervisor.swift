@@ -27,6 +27,9 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
 
     private(set) var launches: [String: ExtensionLaunch] = [:]
     private var processes: [String: ProcessPipes] = [:]
+    /// Starts that failed in `startProcess(for:)`, by extension, each reported by the `send`
+    /// that follows it (the core sees the failure where it saw it when `send` started the process).
+    private var failedStarts: [String: SpawnError] = [:]
     /// Processes written to since the last `flush()`.
     private var unflushed: [ProcessPipes] = []
     /// Writes of requests to extension processes so far, one per process per `flush()`
@@ -51,12 +54,28 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
 
     // MARK: - Effects
 
+    /// Starts the process before the step is written (`HostDriver`): `initialize`, the same
+    /// handshake for every process, is all it is written until `send`.
+    func startProcess(for request: ExtensionRequest) {
+        eventLoop.preconditionInEventLoop()
+        let ext = request.extension
+        guard running(ext) == nil, failedStarts[ext] == nil, let launch = launches[ext] else { return }
+        do {
+            _ = try start(launch)
+        } catch {
+            failedStarts[ext] = error
+        }
+    }
+
     func send(_ request: ExtensionRequest) {
         eventLoop.preconditionInEventLoop()
         let ext = request.extension
         let process: ProcessPipes
-        if let existing = processes[ext], !existing.hasExited {
-            process = existing
+        if let running = running(ext) {
+            process = running
+        } else if let error = failedStarts.removeValue(forKey: ext) {
+            report(.extensionFailed(request.id, .crashed(error.description)))
+            return
         } else {
             guard let launch = launches[ext] else {
                 report(.extensionFailed(request.id, .crashed("the extension \(ext) is not loaded")))
@@ -76,6 +95,7 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     /// The requests of one step go out to each process in one write.
     func flush() {
         eventLoop.preconditionInEventLoop()
+        failedStarts.removeAll()
         for process in unflushed where process.flush() { flushedWrites += 1 }
         unflushed.removeAll()
     }
@@ -98,6 +118,12 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     }
 
     // MARK: - Processes
+
+    /// The extension's process, if one runs.
+    private func running(_ ext: String) -> ProcessPipes? {
+        guard let process = processes[ext], !process.hasExited else { return nil }
+        return process
+    }
 
     private func start(_ launch: ExtensionLaunch) throws(SpawnError) -> ProcessPipes {
         var started: ProcessPipes?

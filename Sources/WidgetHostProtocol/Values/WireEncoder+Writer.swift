@@ -129,7 +129,7 @@ extension WireEncoder {
         /// A date as `WireCoding` writes one: its RFC 3339 text, quoted (it never needs escaping).
         mutating func writeDate(_ date: Date) {
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: RFC3339.format(date).utf8)
+            RFC3339.append(date, to: &bytes)
             bytes.append(UInt8(ascii: "\""))
         }
 
