@@ -31,6 +31,10 @@ public struct LineFramer: Sendable {
     /// True while the tail of an oversized line is being thrown away.
     public var isDiscarding: Bool { discarding }
 
+    /// True when nothing of an unfinished line is held (no bytes, no tail being thrown away,
+    /// no "\r" waiting for its "\n"): the next bytes begin a line.
+    public var isAtLineStart: Bool { buffer.isEmpty && !discarding && !pendingCarriageReturn }
+
     public mutating func append(_ bytes: some Sequence<UInt8>) -> [Frame] {
         frames(of: bytes)
     }
