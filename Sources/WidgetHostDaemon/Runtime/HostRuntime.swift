@@ -195,9 +195,9 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
         // Asked of the driver, which holds the host: `host` (and `driver.host`) copy it first.
         switch driver.status(of: id.map { WidgetID($0) }, at: now) {
         case .success(let widgets):
-            return .success(
-                try statusCache.result(
-                    now: now, widgets: widgets, extensions: everySandbox(of: widgets, id: id), everyWidget: id == nil))
+            // The array handed over last, so that the cache takes it apart without copying.
+            let extensions = everySandbox(of: widgets, id: id)
+            return .success(try statusCache.result(now: now, widgets: widgets, extensions: extensions, everyWidget: id == nil))
         case .failure(let error): return .failure(error)
         }
     }

@@ -55,13 +55,7 @@ public enum RFC3339 {
     /// notice and reply comes through here (building it from padded `String`s cost ~8,000
     /// instructions a date, 0.3 M per warm reload).
     public static func format(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        var whole = Int(interval.rounded(.down))
-        var micros = Int(((interval - Double(whole)) * 1_000_000).rounded())
-        if micros == 1_000_000 {
-            whole += 1
-            micros = 0
-        }
+        let (whole, micros) = split(date)
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
@@ -213,7 +207,7 @@ public enum RFC3339 {
         return era * 146_097 + doe - 719_468
     }
 
-    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
