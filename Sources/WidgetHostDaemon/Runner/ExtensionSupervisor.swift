@@ -27,6 +27,8 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
 
     private(set) var launches: [String: ExtensionLaunch] = [:]
     private var processes: [String: ProcessPipes] = [:]
+    /// Each extension's footprint sampler timer, kept between its processes (`SamplerTimer`).
+    private var samplerTimers: [String: SamplerTimer] = [:]
     /// Starts that failed in `startProcess(for:)`, by extension, each reported by the `send`
     /// that follows it (the core sees the failure where it saw it when `send` started the process).
     private var failedStarts: [String: SpawnError] = [:]
@@ -47,6 +49,11 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     /// Bundles that can be started, by bundle id (after a scan).
     func setLaunches(_ launches: [String: ExtensionLaunch]) {
         self.launches = launches
+        // A removed bundle's timer goes once no process of it may still sample on it.
+        for (ext, timer) in samplerTimers where launches[ext] == nil && processes[ext] == nil {
+            timer.close()
+            samplerTimers[ext] = nil
+        }
     }
 
     /// A request is out with an extension (the virtual clock waits for it before jumping).
@@ -114,10 +121,23 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     func stopAll() -> EventLoopFuture<Void> {
         for process in processes.values { process.abandon() }
         processes.removeAll()
+        for timer in samplerTimers.values { timer.close() }
+        samplerTimers.removeAll()
         return processTable.stopAll()
     }
 
     // MARK: - Processes
+
+    /// The extension's sampler timer, made when a process of it first samples.
+    private func samplerTimer(for ext: String) -> SamplerTimer? {
+        if let timer = samplerTimers[ext] { return timer }
+        guard let timer = try? SamplerTimer(on: eventLoop) else { return nil }
+        samplerTimers[ext] = timer
+        return timer
+    }
+
+    /// The extension's sampler timer, if one was made (tests).
+    func keptSamplerTimer(for ext: String) -> SamplerTimer? { samplerTimers[ext] }
 
     /// The extension's process, if one runs.
     private func running(_ ext: String) -> ProcessPipes? {
@@ -129,7 +149,7 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         var started: ProcessPipes?
         let process = try ProcessPipes.start(
             launch, limits: limits, sampleInterval: limits.memorySampleInterval, spawner: spawner, in: processTable,
-            cgroups: cgroups
+            cgroups: cgroups, samplerTimer: { [weak self] in self?.samplerTimer(for: launch.bundleID) }
         ) { [weak self] event in
             guard let self, let started else { return }
             self.handle(event, from: started)

@@ -34,9 +34,11 @@ final class ProcessPipes: @unchecked Sendable {
     private(set) var exitStatus: ExitStatus?
     private var exitReported = false
     private var stdoutClosed = false
-    /// Footprint sampling while a request runs: a timer that is really disarmed between
-    /// rounds (`LoopTimer`), or NIO's repeated task if no timerfd could be had.
-    private var sampler: LoopTimer?
+    /// Footprint sampling while a request runs: the extension's timer, kept between its
+    /// processes and really disarmed between rounds (`SamplerTimer`), or NIO's repeated task if
+    /// no timerfd could be had.
+    private let samplerTimer: () -> SamplerTimer?
+    private var sampler: SamplerTimer?
     private var sampling = false
     private var fallbackSampler: RepeatedTask?
     /// The reaper (every 5 ms from `terminate`, `kill` or stdout's end until the exit is seen)
@@ -54,9 +56,11 @@ final class ProcessPipes: @unchecked Sendable {
     private var reapAttempts = 0
     private init(
         launch: ExtensionLaunch, spawned: SpawnedProcess, limits: ExtensionLimits, sampleInterval: TimeInterval?,
-        table: ProcessTable, cgroups: ExtensionCgroups?, onEvent: @escaping (ProcessEvent) -> Void
+        table: ProcessTable, cgroups: ExtensionCgroups?, samplerTimer: @escaping () -> SamplerTimer?,
+        onEvent: @escaping (ProcessEvent) -> Void
     ) {
         self.launch = launch
+        self.samplerTimer = samplerTimer
         self.pid = spawned.pid
         self.eventLoop = table.eventLoop
         self.table = table
@@ -67,10 +71,12 @@ final class ProcessPipes: @unchecked Sendable {
     }
 
     /// Spawns `launch`, wires its pipes into the event loop, places it in its cgroup and
-    /// writes `initialize`. `sampleInterval`: footprint sampling while a request runs (nil: none).
+    /// writes `initialize`. `sampleInterval`: footprint sampling while a request runs (nil: none),
+    /// on the timer `samplerTimer` gives when it is first needed (nil: NIO's repeated task).
     static func start(
         _ launch: ExtensionLaunch, limits: ExtensionLimits, sampleInterval: TimeInterval?, spawner: ProcessSpawner,
-        in table: ProcessTable, cgroups: ExtensionCgroups? = nil, onEvent: @escaping (ProcessEvent) -> Void
+        in table: ProcessTable, cgroups: ExtensionCgroups? = nil, samplerTimer: @escaping () -> SamplerTimer? = { nil },
+        onEvent: @escaping (ProcessEvent) -> Void
     ) throws(SpawnError) -> ProcessPipes {
         let eventLoop = table.eventLoop
         eventLoop.preconditionInEventLoop()
@@ -79,7 +85,7 @@ final class ProcessPipes: @unchecked Sendable {
         let spawned = try spawner.spawn(launch)
         let process = ProcessPipes(
             launch: launch, spawned: spawned, limits: limits, sampleInterval: sampleInterval, table: table,
-            cgroups: cgroups, onEvent: onEvent)
+            cgroups: cgroups, samplerTimer: samplerTimer, onEvent: onEvent)
         table.add(process)
         cgroups?.place(process.pid, bundleID: launch.bundleID)
         let stdoutFuture = NIOPipeBootstrap(group: eventLoop)
@@ -225,14 +231,9 @@ final class ProcessPipes: @unchecked Sendable {
     private func startSampling() {
         guard let interval = sampleInterval, !sampling, exitStatus == nil else { return }
         sampling = true
-        if sampler == nil, fallbackSampler == nil {
-            if let timer = try? LoopTimer(on: eventLoop) {
-                timer.fired = { [weak self] in self?.sample() }
-                sampler = timer
-            }
-        }
+        if sampler == nil, fallbackSampler == nil { sampler = samplerTimer() }
         if let sampler {
-            sampler.arm(every: Double(interval.nanoseconds) / 1e9)
+            sampler.arm(every: Double(interval.nanoseconds) / 1e9, for: self) { [weak self] in self?.sample() }
         } else {
             fallbackSampler = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [weak self] _ in
                 self?.sample()
@@ -243,7 +244,7 @@ final class ProcessPipes: @unchecked Sendable {
     private func stopSampling() {
         guard sampling else { return }
         sampling = false
-        sampler?.disarm()
+        sampler?.disarm(for: self)
         fallbackSampler?.cancel()
         fallbackSampler = nil
     }
@@ -288,7 +289,7 @@ final class ProcessPipes: @unchecked Sendable {
         reapTask?.cancel()
         killTask?.cancel()
         stopSampling()
-        sampler?.close()
+        // The timer is the extension's: the next process samples on it.
         sampler = nil
         footprint.close()
         // Whatever the process left behind in its group goes with it — including a child
