@@ -328,7 +328,7 @@ let package = Package(
             name: "widgethost-bench",
             dependencies: [
                 "WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostBundles",
-                "WidgetHostRunner",
+                "WidgetHostRunner", "SeededRandom",
             ],
             path: "Benchmarks/Sources/Bench",
             swiftSettings: strict
