@@ -67,31 +67,10 @@ extension RFC3339 {
             let (year, month, day) = RFC3339.civilFromDays(days)
             guard (0...9999).contains(year) else { return false }
             var head: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            withUnsafeMutableBytes(of: &head) { out in
-                var at = 0
-                func put(_ value: Int, _ width: Int) {
-                    var rest = value
-                    for index in stride(from: at + width - 1, through: at, by: -1) {
-                        out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                        rest /= 10
-                    }
-                    at += width
-                }
-                func put(_ byte: Unicode.Scalar) {
-                    out[at] = UInt8(ascii: byte)
-                    at += 1
-                }
-                put(year, 4)
-                put("-")
-                put(month, 2)
-                put("-")
-                put(day, 2)
-                put("T")
-                put(secondOfDay / 3600, 2)
-                put(":")
-                put(secondOfDay / 60 % 60, 2)
-                put(":")
-                put(secondOfDay % 60, 2)
+            withUnsafeMutableBytes(of: &head) { raw in
+                RFC3339.putHead(
+                    raw.baseAddress!.assumingMemoryBound(to: UInt8.self), year: year, month: month, day: day,
+                    secondOfDay: secondOfDay)
             }
             withUnsafeBytes(of: head) {
                 text.append(contentsOf: UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 19))

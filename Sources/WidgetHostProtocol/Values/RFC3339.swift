@@ -78,17 +78,8 @@ public enum RFC3339 {
                 buffer[count] = UInt8(ascii: byte)
                 count += 1
             }
-            put(year, 4)
-            put("-")
-            put(month, 2)
-            put("-")
-            put(day, 2)
-            put("T")
-            put(secondOfDay / 3600, 2)
-            put(":")
-            put(secondOfDay / 60 % 60, 2)
-            put(":")
-            put(secondOfDay % 60, 2)
+            putHead(buffer.baseAddress!, year: year, month: month, day: day, secondOfDay: secondOfDay)
+            count = 19
             if micros != 0 {
                 put(".")
                 var digits = 6
@@ -128,26 +119,7 @@ public enum RFC3339 {
         withUnsafeMutableBytes(of: &text) { raw in
             let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let zero = UInt8(ascii: "0")
-            out[0] = zero + UInt8(year / 1000)
-            out[1] = zero + UInt8(year / 100 % 10)
-            out[2] = zero + UInt8(year / 10 % 10)
-            out[3] = zero + UInt8(year % 10)
-            out[4] = UInt8(ascii: "-")
-            out[5] = zero + UInt8(month / 10)
-            out[6] = zero + UInt8(month % 10)
-            out[7] = UInt8(ascii: "-")
-            out[8] = zero + UInt8(day / 10)
-            out[9] = zero + UInt8(day % 10)
-            out[10] = UInt8(ascii: "T")
-            let hour = secondOfDay / 3600, minute = secondOfDay / 60 % 60, second = secondOfDay % 60
-            out[11] = zero + UInt8(hour / 10)
-            out[12] = zero + UInt8(hour % 10)
-            out[13] = UInt8(ascii: ":")
-            out[14] = zero + UInt8(minute / 10)
-            out[15] = zero + UInt8(minute % 10)
-            out[16] = UInt8(ascii: ":")
-            out[17] = zero + UInt8(second / 10)
-            out[18] = zero + UInt8(second % 10)
+            putHead(out, year: year, month: month, day: day, secondOfDay: secondOfDay)
             var count = 19
             if micros != 0 {
                 out[19] = UInt8(ascii: ".")
@@ -165,6 +137,33 @@ public enum RFC3339 {
             out[count] = UInt8(ascii: "Z")
             bytes.append(contentsOf: UnsafeRawBufferPointer(start: raw.baseAddress, count: count + 1))
         }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` for a year in 0...9999, into `out[0..<19]`: the one writer of
+    /// the date and time for `format`, `append` and `RecentSecond`.
+    @inline(__always)
+    static func putHead(_ out: UnsafeMutablePointer<UInt8>, year: Int, month: Int, day: Int, secondOfDay: Int) {
+        let zero = UInt8(ascii: "0")
+        out[0] = zero + UInt8(year / 1000)
+        out[1] = zero + UInt8(year / 100 % 10)
+        out[2] = zero + UInt8(year / 10 % 10)
+        out[3] = zero + UInt8(year % 10)
+        out[4] = UInt8(ascii: "-")
+        out[5] = zero + UInt8(month / 10)
+        out[6] = zero + UInt8(month % 10)
+        out[7] = UInt8(ascii: "-")
+        out[8] = zero + UInt8(day / 10)
+        out[9] = zero + UInt8(day % 10)
+        out[10] = UInt8(ascii: "T")
+        let hour = secondOfDay / 3600, minute = secondOfDay / 60 % 60, second = secondOfDay % 60
+        out[11] = zero + UInt8(hour / 10)
+        out[12] = zero + UInt8(hour % 10)
+        out[13] = UInt8(ascii: ":")
+        out[14] = zero + UInt8(minute / 10)
+        out[15] = zero + UInt8(minute % 10)
+        out[16] = UInt8(ascii: ":")
+        out[17] = zero + UInt8(second / 10)
+        out[18] = zero + UInt8(second % 10)
     }
 
     /// What follows the year, the slow way (years outside 0...9999 only).
