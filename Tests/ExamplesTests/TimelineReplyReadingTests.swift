@@ -25,7 +25,7 @@ struct TimelineReplyReadingTests {
                 requests.append(("timeline/get", ["kind": kind, "family": family, "widgetId": "w1", "now": "2026-12-08T12:00:00Z"]))
             }
         }
-        let lines = try Self.replyLines(widget, requests)
+        let lines = try widget.replyLines(requests)
         #expect(lines.count == requests.count)
         for line in lines {
             let long = try #require(JSONRPCMessage.decodeResult(line, as: TimelinePayload.self))
@@ -34,29 +34,5 @@ struct TimelineReplyReadingTests {
             #expect(long.result == fast.payload)
             #expect(JSONRPCMessage.decodeTimelineResult(line)?.result == long.result)
         }
-    }
-
-    /// The reply lines, as written, to requests numbered 1, 2, …
-    private static func replyLines(_ widget: ExtensionUnderTest, _ requests: [(method: String, params: JSONValue)]) throws -> [[UInt8]] {
-        let process = Process()
-        process.executableURL = widget.executable
-        process.environment = widget.environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        for (index, request) in requests.enumerated() {
-            let line = JSONValue.object([
-                "jsonrpc": "2.0", "id": .integer(index + 1), "method": .string(request.method), "params": request.params,
-            ])
-            text += String(decoding: try JSONEncoder().encode(line), as: UTF8.self) + "\n"
-        }
-        input.fileHandleForWriting.write(Data(text.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.split(separator: UInt8(ascii: "\n")).map { Array($0) }
     }
 }

@@ -23,8 +23,8 @@ struct ExtensionUnderTest {
     }
 
     /// Sends each request (method and params) with ids 1, 2, …, closes stdin and returns
-    /// the `result` objects in id order. A JSON-RPC error fails the test with its message.
-    func call(_ requests: [(method: String, params: JSONValue)]) throws -> [JSONValue] {
+    /// the reply lines as written, without their newlines.
+    func replyLines(_ requests: [(method: String, params: JSONValue)]) throws -> [[UInt8]] {
         let process = Process()
         process.executableURL = executable
         process.environment = environment
@@ -44,8 +44,14 @@ struct ExtensionUnderTest {
         try input.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        return data.split(separator: UInt8(ascii: "\n")).map { Array($0) }
+    }
+
+    /// Sends each request (method and params) with ids 1, 2, …, closes stdin and returns
+    /// the `result` objects in id order. A JSON-RPC error fails the test with its message.
+    func call(_ requests: [(method: String, params: JSONValue)]) throws -> [JSONValue] {
         var results: [Int: JSONValue] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
+        for line in try replyLines(requests) {
             let reply = try JSONDecoder().decode(JSONValue.self, from: Data(line))
             guard case .object(let fields) = reply, case .integer(let id)? = fields["id"] else { continue }
             if let error = fields["error"] { throw ExtensionReplyError(detail: "\(error)") }
