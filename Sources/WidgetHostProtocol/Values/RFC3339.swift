@@ -101,13 +101,7 @@ public enum RFC3339 {
     /// view appended), about 19 of them a warm reload (issue 16, callgrind).
     /// `RFC3339Tests` compares the bytes with `format`'s.
     public static func append(_ date: Date, to bytes: inout [UInt8]) {
-        let interval = date.timeIntervalSince1970
-        var whole = Int(interval.rounded(.down))
-        var micros = Int(((interval - Double(whole)) * 1_000_000).rounded())
-        if micros == 1_000_000 {
-            whole += 1
-            micros = 0
-        }
+        let (whole, micros) = split(date)
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
