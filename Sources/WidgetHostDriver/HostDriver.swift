@@ -190,8 +190,9 @@ public final class HostDriver {
         return try body()
     }
 
-    /// The processes of the batch's requests started, the batch's write, then its effects and whatever the runner reported meanwhile, then
-    /// the virtual clock's advance if one waited for the batch.
+    /// The processes of the batch's requests started, the batch's write, then its effects and
+    /// whatever the runner reported meanwhile, then the virtual clock's advance if one waited
+    /// for the batch.
     private func endBatch() {
         startProcesses(heldEffects)
         if let scope = pendingWrite.take() { persist(scope) }

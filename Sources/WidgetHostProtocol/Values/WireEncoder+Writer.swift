@@ -125,7 +125,6 @@ extension WireEncoder {
             bytes.append(contentsOf: text.utf8)
         }
 
-        /// Quoted; `"` and `\` escaped, the control characters as `JSONWriter` writes them.
         /// A date as `WireCoding` writes one: its RFC 3339 text, quoted (it never needs escaping).
         mutating func writeDate(_ date: Date) {
             bytes.append(UInt8(ascii: "\""))
@@ -133,6 +132,7 @@ extension WireEncoder {
             bytes.append(UInt8(ascii: "\""))
         }
 
+        /// Quoted; `"` and `\` escaped, the control characters as `JSONWriter` writes them.
         mutating func writeString(_ value: String) {
             bytes.append(UInt8(ascii: "\""))
             var value = value
