@@ -189,6 +189,10 @@ struct RFC3339Tests {
             #expect(RFC3339.format(date) == Self.reference(date), "\(date.timeIntervalSince1970)")
             #expect(RFC3339.parse(RFC3339.format(date)).map { abs($0.timeIntervalSince(date)) < 1e-6 } == true)
         }
+        // Years outside 0...9999 are written the slow way (and `parse` reads four-digit years only).
+        for date in [Date(timeIntervalSince1970: 253_402_300_800.25), Date(timeIntervalSince1970: -62_200_000_000.5)] {
+            #expect(RFC3339.format(date) == Self.reference(date), "\(date.timeIntervalSince1970)")
+        }
     }
 
     /// The formatter as it was written before it wrote bytes (issue 16): the reference.

@@ -56,41 +56,10 @@ public enum RFC3339 {
     /// instructions a date, 0.3 M per warm reload).
     public static func format(_ date: Date) -> String {
         let (whole, micros) = split(date)
-        let days = Int((Double(whole) / 86_400).rounded(.down))
-        let secondOfDay = whole - days * 86_400
-        let (year, month, day) = civilFromDays(days)
-        // A year past 9999 (or before 0) keeps its own digits, as `String(year)` wrote it.
-        guard (0...9999).contains(year) else { return formatWide(year: year, rest: formatTail(secondOfDay, micros, month, day)) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { buffer in
-            var count = 0
-            func put(_ value: Int, _ width: Int) {
-                var divisor = 1
-                for _ in 1..<width { divisor *= 10 }
-                var rest = value
-                while divisor > 0 {
-                    buffer[count] = UInt8(ascii: "0") + UInt8(rest / divisor)
-                    rest %= divisor
-                    divisor /= 10
-                    count += 1
-                }
+            guard let count = write(whole: whole, micros: micros, into: buffer.baseAddress!) else {
+                return formatWide(whole: whole, micros: micros)
             }
-            func put(_ byte: Unicode.Scalar) {
-                buffer[count] = UInt8(ascii: byte)
-                count += 1
-            }
-            putHead(buffer.baseAddress!, year: year, month: month, day: day, secondOfDay: secondOfDay)
-            count = 19
-            if micros != 0 {
-                put(".")
-                var digits = 6
-                var fraction = micros
-                while fraction % 10 == 0 {
-                    fraction /= 10
-                    digits -= 1
-                }
-                put(fraction, digits)
-            }
-            put("Z")
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<count]), as: UTF8.self)
         }
     }
@@ -102,35 +71,44 @@ public enum RFC3339 {
     /// `RFC3339Tests` compares the bytes with `format`'s.
     public static func append(_ date: Date, to bytes: inout [UInt8]) {
         let (whole, micros) = split(date)
+        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { raw in
+            guard let count = write(whole: whole, micros: micros, into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            else {
+                bytes.append(contentsOf: formatWide(whole: whole, micros: micros).utf8)
+                return
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: raw.baseAddress, count: count))
+        }
+    }
+
+    /// The text of a date (its whole seconds since 1970 and microseconds, as `split` gives
+    /// them) into `out`, at most 27 bytes: `YYYY-MM-DDTHH:MM:SS`, `.` and the microseconds
+    /// without trailing zeros unless there are none, `Z`. Its length, or nil (nothing written)
+    /// for a year outside 0...9999. The one writer for `format` and `append`.
+    @inline(__always)
+    private static func write(whole: Int, micros: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        guard (0...9999).contains(year) else {
-            bytes.append(contentsOf: format(date).utf8)
-            return
-        }
-        var text: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &text) { raw in
-            let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let zero = UInt8(ascii: "0")
-            putHead(out, year: year, month: month, day: day, secondOfDay: secondOfDay)
-            var count = 19
-            if micros != 0 {
-                out[19] = UInt8(ascii: ".")
-                count = 20
-                var divisor = 100_000
-                var rest = micros
-                // Six digits, the trailing zeros left out.
-                while rest != 0 {
-                    out[count] = zero + UInt8(rest / divisor)
-                    rest %= divisor
-                    divisor /= 10
-                    count += 1
-                }
+        guard (0...9999).contains(year) else { return nil }
+        putHead(out, year: year, month: month, day: day, secondOfDay: secondOfDay)
+        var count = 19
+        if micros != 0 {
+            out[19] = UInt8(ascii: ".")
+            count = 20
+            var divisor = 100_000
+            var rest = micros
+            // Six digits, the trailing zeros left out.
+            while rest != 0 {
+                out[count] = UInt8(ascii: "0") + UInt8(rest / divisor)
+                rest %= divisor
+                divisor /= 10
+                count += 1
             }
-            out[count] = UInt8(ascii: "Z")
-            bytes.append(contentsOf: UnsafeRawBufferPointer(start: raw.baseAddress, count: count + 1))
         }
+        out[count] = UInt8(ascii: "Z")
+        return count + 1
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` for a year in 0...9999, into `out[0..<19]`: the one writer of
@@ -158,6 +136,14 @@ public enum RFC3339 {
         out[16] = UInt8(ascii: ":")
         out[17] = zero + UInt8(second / 10)
         out[18] = zero + UInt8(second % 10)
+    }
+
+    /// A year past 9999 (or before 0) keeps its own digits, as `String(year)` wrote it: the
+    /// slow way, for those years only.
+    private static func formatWide(whole: Int, micros: Int) -> String {
+        let days = Int((Double(whole) / 86_400).rounded(.down))
+        let (year, month, day) = civilFromDays(days)
+        return formatWide(year: year, rest: formatTail(whole - days * 86_400, micros, month, day))
     }
 
     /// What follows the year, the slow way (years outside 0...9999 only).
