@@ -123,15 +123,18 @@ extension ViewArchive {
     /// failing the whole reply.
     static func lenient<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, forKey key: Key) -> ViewArchive? {
         guard container.contains(key), (try? container.decodeNil(forKey: key)) != true else { return nil }
-        if let archive = try? container.decode(ViewArchive.self, forKey: key) { return archive }
-        return ViewArchive(family: nil, root: ViewNode(.unknown(type: "(view is not an object)")))
+        return (try? container.decode(ViewArchive.self, forKey: key)) ?? notAnArchive
     }
 
     /// The same for a view already read as a plain value (`TimelineReplyReader`): null is nil,
     /// anything that does not decode an archive whose root is unknown.
     static func lenient(_ value: JSONValue) -> ViewArchive? {
         if value == .null { return nil }
-        if let archive = try? JSONValueDecoder.decode(ViewArchive.self, from: value) { return archive }
-        return ViewArchive(family: nil, root: ViewNode(.unknown(type: "(view is not an object)")))
+        return (try? JSONValueDecoder.decode(ViewArchive.self, from: value)) ?? notAnArchive
+    }
+
+    /// What both give for a view that is not an archive at all.
+    private static var notAnArchive: ViewArchive {
+        ViewArchive(family: nil, root: ViewNode(.unknown(type: "(view is not an object)")))
     }
 }

@@ -34,10 +34,7 @@ final class ProcScanner {
 
     /// The same for `path`: opened, read and closed.
     func footprint(statusPath path: String) -> Int? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return footprint(statusAt: descriptor)
+        reading(path) { footprint(statusAt: $0) }
     }
 
     /// `RssAnon + VmSwap` in bytes from a status file's bytes; nil unless RssAnon is there as
@@ -79,10 +76,15 @@ final class ProcScanner {
 
     /// The same for `path`: opened, read and closed.
     func footprint(statmPath path: String) -> Int? {
+        reading(path) { footprint(statmAt: $0) }
+    }
+
+    /// `read` of `path` opened for it, closed after; nil if it does not open.
+    private func reading(_ path: String, _ read: (CInt) -> Int?) -> Int? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return footprint(statmAt: descriptor)
+        return read(descriptor)
     }
 
     /// `(resident - shared) * page size` from statm's "size resident shared text lib data dt";
