@@ -48,6 +48,15 @@ struct FlushTests {
         let now: Date
     }
 
+    /// An extension's answer to `request`: one entry at `now`, or a timeline of it that never reloads.
+    static func reply(to request: ExtensionRequest, at now: Date) -> ExtensionReply {
+        switch request.call {
+        case .timeline:
+            .timeline(TimelinePayload(entries: [TimelineEntryPayload(date: now, content: [:])], policy: .never), byteCount: 50)
+        default: .entry(TimelineEntryPayload(date: now, content: [:]))
+        }
+    }
+
     static func descriptor(pipelining: Bool) -> ExtensionDescriptor {
         ExtensionDescriptor(
             id: "com.example.app.widget",
@@ -69,13 +78,7 @@ struct FlushTests {
         // Answer everything the adds asked for, in order.
         while let request = runner.sent.first {
             runner.sent.removeFirst()
-            let reply: ExtensionReply =
-                switch request.call {
-                case .timeline:
-                    .timeline(TimelinePayload(entries: [TimelineEntryPayload(date: now, content: [:])], policy: .never), byteCount: 50)
-                default: .entry(TimelineEntryPayload(date: now, content: [:]))
-                }
-            driver.report(.extensionReplied(request.id, reply, footprintBytes: nil))
+            driver.report(.extensionReplied(request.id, Self.reply(to: request, at: now), footprintBytes: nil))
         }
         _ = log.take()
         driver.handle(.reloadRequested(ReloadRequest(.kind("K", app: nil))))

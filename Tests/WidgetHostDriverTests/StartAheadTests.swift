@@ -73,13 +73,7 @@ struct StartAheadTests {
     static func answerAll(_ runner: Runner, _ driver: HostDriver) {
         while let request = runner.sent.first {
             runner.sent.removeFirst()
-            let reply: ExtensionReply =
-                switch request.call {
-                case .timeline:
-                    .timeline(TimelinePayload(entries: [TimelineEntryPayload(date: now, content: [:])], policy: .never), byteCount: 50)
-                default: .entry(TimelineEntryPayload(date: now, content: [:]))
-                }
-            driver.report(.extensionReplied(request.id, reply, footprintBytes: nil))
+            driver.report(.extensionReplied(request.id, FlushTests.reply(to: request, at: now), footprintBytes: nil))
         }
     }
 
