@@ -1,7 +1,7 @@
 import Foundation
+import SeededRandom
 import WidgetHostBundles
 import WidgetHostCore
-import SeededRandom
 import WidgetHostRunner
 
 /// Figure 1, cold: the daemon's cold reload and its floors, measured interleaved.
@@ -10,8 +10,8 @@ import WidgetHostRunner
 /// the floor with the `initialize` the daemon pipelines ahead, the floor started as the daemon
 /// starts it, the same confined as the daemon confines it, a cold reload through the confined
 /// daemon and one through a daemon with `limits.sandbox = "off"` — in an order drawn afresh
-/// for each round from a fixed seed. Measured one kind after another in blocks of 150 (before 27 Nov), the
-/// median of a block moved by ±2.5 ms with whatever else the machine was doing in that second
+/// for each round from a fixed seed. Measured one kind after another in blocks of 150 (before
+/// 27 Nov), the median of a block moved by ±2.5 ms with whatever else the machine was doing in that second
 /// of the run, and that landed on one kind's row: the "+2 ms for `initialize`" of three quiet
 /// runs (the extension spends 0.1 ms on it) and the unconfined daemon 2.4–2.7 ms slower than
 /// the confined one (docs/benchmarks.md, "Reload latency, profiled" → "Cold").

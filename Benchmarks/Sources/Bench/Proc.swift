@@ -15,12 +15,8 @@ enum Proc {
     /// Voluntary plus involuntary context switches of every thread of `pid`: each one is
     /// a time the process was scheduled off the CPU, so their count is its wake-ups.
     static func contextSwitches(_ pid: pid_t) -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         var total = 0
-        for task in tasks {
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
-                continue
-            }
+        for text in threadFiles(pid, "status") ?? [] {
             for line in text.split(separator: "\n")
             where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
                 total += Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
@@ -52,26 +48,23 @@ enum Proc {
     /// thread that started it (`/proc/PID/task/TID/children`), and the daemon starts its
     /// extensions on its event loop's thread, not its main one.
     static func children(of pid: pid_t) -> [pid_t] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.sorted().flatMap { task -> [pid_t] in
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8) else {
-                return []
-            }
-            return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        (threadFiles(pid, "children") ?? []).flatMap { text in
+            text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
     }
 
     /// Nanoseconds every thread of `pid` has run (the first field of each thread's
     /// `/proc/PID/task/TID/schedstat`), or nil if the process is gone.
     static func runNanoseconds(_ pid: pid_t) -> UInt64? {
-        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
-        var total: UInt64 = 0
-        for task in tasks {
-            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8),
-                let first = text.split(separator: " ").first, let value = UInt64(first)
-            else { continue }
-            total += value
+        threadFiles(pid, "schedstat").map { texts in
+            texts.reduce(0) { $0 + (($1.split(separator: " ").first).flatMap { UInt64($0) } ?? 0) }
         }
-        return total
+    }
+
+    /// The text of `/proc/PID/task/TID/NAME` for each thread of `pid`, in thread-id order (a
+    /// thread that ended meanwhile left out); nil if the process is gone.
+    private static func threadFiles(_ pid: pid_t, _ name: String) -> [String]? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        return tasks.sorted().compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/\(name)", encoding: .utf8) }
     }
 }
