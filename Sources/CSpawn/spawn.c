@@ -24,10 +24,11 @@
 // child exits 127. Without `required`, a rule that fails (Landlock, seccomp, a limit) is
 // skipped, as the kernel lacking it is; with it, the spawn fails naming the rule.
 //
-// The ruleset is made for each spawn, not kept per launch: a rule holds the inode its path
-// named when the rule was added, so a kept ruleset would keep refusing /etc/ld.so.cache after
-// ldconfig replaced it (or /etc/passwd, a redeployed bundle); and /proc/self, opened by the
-// parent, would name the daemon's /proc/PID. Making it costs ~50 µs (29 paths).
+// Each spawn gets a ruleset of its own (landlock_ruleset.c): a rule holds the inode its path
+// named when the rule was added, so a ruleset kept per launch would keep refusing
+// /etc/ld.so.cache after ldconfig replaced it (or /etc/passwd, a redeployed bundle); and
+// /proc/self, opened by the parent, would name the daemon's /proc/PID. The next spawn's is
+// made once this one has started, and taken only if every path still names the same inode.
 #define _GNU_SOURCE
 #include "CSpawn.h"
 
@@ -48,6 +49,7 @@
 #include <sys/wait.h>
 
 #include "landlock_abi.h"
+#include "landlock_ruleset.h"
 #include "seccomp_filter.h"
 
 #ifndef __NR_close_range
@@ -100,7 +102,7 @@ static const char *step_rule(int step) {
 }
 
 /// A rule that cannot be applied: with `required`, the spawn's failure (true); without, skipped.
-static int missing(const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure,
+int sandbox_missing(const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure,
     const char *rule, const char *why) {
     if (!sandbox->required) return 0;
     snprintf(failure->reason, sizeof failure->reason,
@@ -108,113 +110,6 @@ static int missing(const struct widgethost_sandbox *sandbox, struct widgethost_s
         rule, why);
     failure->error = EPERM;
     return 1;
-}
-
-static int kernel_landlock_abi(void) {
-    long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-    return abi < 0 ? 0 : (int)abi;
-}
-
-static uint64_t handled_fs(int abi) {
-    uint64_t access = LL_FS_ABI1;
-    if (abi >= 2) access |= LL_FS_REFER;
-    if (abi >= 3) access |= LL_FS_TRUNCATE;
-    if (abi >= 5) access |= LL_FS_IOCTL_DEV;
-    return access;
-}
-
-/// Adds `path` (a path that does not exist is skipped: there is nothing to grant). Returns 1
-/// when the spawn must fail.
-static int grant(int ruleset, const char *path, uint64_t access, const struct widgethost_sandbox *sandbox,
-    struct widgethost_spawn_failure *failure) {
-    int fd = open(path, O_PATH | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT || errno == ENOTDIR) return 0;
-        char why[512];
-        snprintf(why, sizeof why, "cannot open %s: %s", path, strerror(errno));
-        return missing(sandbox, failure, "a filesystem rule", why);
-    }
-    struct landlock_path_beneath_attr_v rule = {.allowed_access = access, .parent_fd = fd};
-    long added = syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-    if (added != 0 && errno == EINVAL) {
-        // A file, not a directory: only the rights that mean something on a file.
-        rule.allowed_access = access & LL_FS_FILE_RIGHTS;
-        added = syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-    }
-    int saved = errno;
-    close(fd);
-    if (added != 0) {
-        char why[512];
-        snprintf(why, sizeof why, "landlock_add_rule(%s): %s", path, strerror(saved));
-        return missing(sandbox, failure, "a filesystem rule", why);
-    }
-    return 0;
-}
-
-/// The ruleset for one spawn, or -1 (none: the kernel has no Landlock, or a failure, which
-/// `failure->error` tells apart).
-static int make_ruleset(const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure,
-    unsigned *restrict_flags, uint64_t *proc_self_access) {
-    int abi = kernel_landlock_abi();
-    if (abi > sandbox->abi_cap) abi = sandbox->abi_cap;
-    if (abi > LANDLOCK_NEWEST_KNOWN_ABI) abi = LANDLOCK_NEWEST_KNOWN_ABI;
-    if (abi < 1) {
-        missing(sandbox, failure, "Landlock (filesystem rules)", "the kernel offers no Landlock (CONFIG_SECURITY_LANDLOCK, lsm=landlock)");
-        return -1;
-    }
-    if (abi < 4 && missing(sandbox, failure, "Landlock's TCP rules", "they need Landlock ABI 4 (Linux 6.7)")) return -1;
-    if (abi < 6 && missing(sandbox, failure, "Landlock's signal and abstract-socket scoping", "it needs Landlock ABI 6 (Linux 6.12)"))
-        return -1;
-
-    struct landlock_ruleset_attr_v attr = {.handled_access_fs = handled_fs(abi)};
-    size_t size = offsetof(struct landlock_ruleset_attr_v, handled_access_net);
-    if (abi >= 4) {
-        attr.handled_access_net = LL_NET_BIND_TCP | (sandbox->network ? 0 : LL_NET_CONNECT_TCP);
-        size = offsetof(struct landlock_ruleset_attr_v, scoped);
-    }
-    if (abi >= 6) {
-        attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
-        size = sizeof attr;
-    }
-    int ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, size, 0);
-    if (ruleset < 0) {
-        char why[256];
-        snprintf(why, sizeof why, "landlock_create_ruleset: %s", strerror(errno));
-        missing(sandbox, failure, "Landlock", why);
-        return -1;
-    }
-    if (ruleset < 3) {
-        // A host started with its standard descriptors closed: keep it clear of the child's dup2s.
-        int moved = fcntl(ruleset, F_DUPFD_CLOEXEC, 3);
-        close(ruleset);
-        if (moved < 0) {
-            char why[256];
-            snprintf(why, sizeof why, "fcntl(F_DUPFD_CLOEXEC): %s", strerror(errno));
-            missing(sandbox, failure, "Landlock", why);
-            return -1;
-        }
-        ruleset = moved;
-    }
-    // Descriptors are close-on-exec; the child's are closed before its execve anyway.
-    uint64_t read = (LL_FS_EXECUTE | LL_FS_READ_FILE | LL_FS_READ_DIR) & attr.handled_access_fs;
-    // Everything but device nodes (and ioctl on devices).
-    uint64_t write = attr.handled_access_fs & ~(LL_FS_MAKE_CHAR | LL_FS_MAKE_BLOCK | LL_FS_IOCTL_DEV);
-    for (int i = 0; i < sandbox->read_count; i++) {
-        // The child grants its own /proc/PID (step 6); the parent's would be the daemon's.
-        if (strcmp(sandbox->reads[i], "/proc/self") == 0) {
-            *proc_self_access = read;
-            continue;
-        }
-        if (grant(ruleset, sandbox->reads[i], read, sandbox, failure)) goto failed;
-    }
-    for (int i = 0; i < sandbox->write_count; i++)
-        if (grant(ruleset, sandbox->writes[i], write, sandbox, failure)) goto failed;
-    // ABI 7: denials after the exec go to the audit log, so an operator can see what was refused.
-    *restrict_flags = abi >= 7 ? LL_RESTRICT_SELF_LOG_NEW_EXEC_ON : 0;
-    return ruleset;
-failed:
-    close(ruleset);
-    return -1;
 }
 
 /// The tasks (processes and threads) the real uid has now: RLIMIT_NPROC counts them all.
@@ -244,10 +139,10 @@ static int process_limit(const struct widgethost_sandbox *sandbox, struct widget
     if (sandbox->processes < 0) return 0;
     uid_t uid = getuid();
     if (uid == 0)
-        return missing(sandbox, failure, "the process limit",
+        return sandbox_missing(sandbox, failure, "the process limit",
             "RLIMIT_NPROC does not bind uid 0; run widgethostd as its own user or give it a delegated cgroup (pids.max)");
     long tasks = tasks_of_user(uid);
-    if (tasks < 0) return missing(sandbox, failure, "the process limit", "cannot read /proc to count the user's tasks");
+    if (tasks < 0) return sandbox_missing(sandbox, failure, "the process limit", "cannot read /proc to count the user's tasks");
     *limit = tasks + sandbox->processes;
     return 0;
 }
@@ -374,18 +269,18 @@ pid_t widgethost_spawn(
         plan.open_files = sandbox->open_files;
         if (process_limit(sandbox, failure, &plan.nproc)) return -1;
         if (sandbox->abi_cap > 0 || sandbox->required) {
-            plan.ruleset = make_ruleset(sandbox, failure, &plan.restrict_flags, &plan.proc_self_access);
+            plan.ruleset = sandbox_ruleset(sandbox, failure, &plan.restrict_flags, &plan.proc_self_access);
             if (plan.ruleset < 0 && failure->error != 0) return -1;
         }
         if (sandbox->seccomp) {
             if (widgethost_seccomp_program(sandbox->network, &filter) != 0) {
-                if (missing(sandbox, failure, "the seccomp filter", "this architecture has no filter here")) goto failed;
+                if (sandbox_missing(sandbox, failure, "the seccomp filter", "this architecture has no filter here")) goto failed;
             } else {
                 program.len = filter.length;
                 program.filter = filter.code;
                 plan.filter = &program;
             }
-        } else if (missing(sandbox, failure, "the seccomp filter", "the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)")) {
+        } else if (sandbox_missing(sandbox, failure, "the seccomp filter", "the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)")) {
             goto failed;
         }
     }
@@ -418,6 +313,8 @@ pid_t widgethost_spawn(
         }
         return -1;
     }
+    // The extension loads now: the next spawn's ruleset is made meanwhile.
+    if (plan.ruleset >= 0) sandbox_ruleset_prepare_next(sandbox);
     return pid;
 failed:
     if (plan.ruleset >= 0) close(plan.ruleset);

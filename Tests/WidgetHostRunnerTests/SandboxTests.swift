@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Testing
 import WidgetHostBundles
@@ -206,6 +207,33 @@ struct SandboxTests {
         let error = #expect(throws: SpawnError.self) { try ProcessSpawner(confinement: world.confinement()).spawn(launch) }
         #expect(error?.errno == ENOENT)
         #expect(error?.description == "cannot start \(world.bundle)/missing: No such file or directory")
+    }
+
+    @Test("A ruleset made ahead is taken only while every path names what it named: a replaced, a removed and a new container")
+    func preparedRuleset() throws {
+        let world = try SandboxWorld()
+        defer { world.remove() }
+        let files = FileManager.default
+        let aside = world.root + "/aside"
+        // The first spawn makes the next one's ruleset; with nothing changed, the next takes it.
+        #expect(try world.run("write \(world.ownGroup)/first") == "ok")
+        var taken = widgethost_prepared_rulesets_taken()
+        #expect(try world.run("write \(world.ownGroup)/second") == "ok")
+        #expect(widgethost_prepared_rulesets_taken() > taken)
+        // The container replaced by rename: its old directory, now outside every grant, is
+        // refused; the new one at the path is granted.
+        try files.moveItem(atPath: world.ownGroup, toPath: aside)
+        try files.createDirectory(atPath: world.ownGroup, withIntermediateDirectories: false)
+        #expect(try world.run("write \(aside)/third") == "refused EACCES")
+        #expect(try world.run("write \(world.ownGroup)/third") == "ok")
+        // Removed: nothing to write into. Made again: granted at once.
+        try files.removeItem(atPath: world.ownGroup)
+        #expect(try world.run("write \(world.ownGroup)/fourth") == "refused ENOENT")
+        try files.createDirectory(atPath: world.ownGroup, withIntermediateDirectories: false)
+        taken = widgethost_prepared_rulesets_taken()
+        #expect(try world.run("write \(world.ownGroup)/fifth") == "ok")
+        #expect(try world.run("write \(aside)/fifth") == "refused EACCES")
+        #expect(widgethost_prepared_rulesets_taken() > taken)
     }
 
     @Test("PATH keeps only directories the extension may read")

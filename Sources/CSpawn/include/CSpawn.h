@@ -83,6 +83,10 @@ pid_t widgethost_spawn(
     const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd,
     const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure);
 
+/// How many spawns have taken a ruleset made ahead (landlock_ruleset.c) rather than making
+/// their own: for tests that a replaced path is still granted as it is now.
+unsigned long widgethost_prepared_rulesets_taken(void);
+
 /// Whether any swap slot is in use (`sysinfo(2)`: `totalswap != freeswap`), for the footprint
 /// reader (`Swap.inUse`; Swift's Glibc module has no `sys/sysinfo.h`). 1 if `sysinfo` fails.
 int widgethost_swap_in_use(void);
