@@ -60,11 +60,18 @@ public struct ProcessSpawner: Sendable {
     public func spawn(_ launch: ExtensionLaunch) throws(SpawnError) -> SpawnedProcess {
         var command = SpawnCommand(executable: launch.executable, arguments: [], environment: launch.environment)
         try confinement.confine(&command, for: launch)
-        return try Self.spawn(command)
+        return try Self.spawn(command, strings: commands.strings(for: command))
     }
+
+    /// Each command's C strings, kept for its next spawn (`SpawnStrings`).
+    private let commands = PreparedCommands()
 
     /// Starts `command`: its executable with exactly its arguments and environment, confined by its sandbox.
     public static func spawn(_ command: SpawnCommand) throws(SpawnError) -> SpawnedProcess {
+        try spawn(command, strings: SpawnStrings(command))
+    }
+
+    private static func spawn(_ command: SpawnCommand, strings: SpawnStrings) throws(SpawnError) -> SpawnedProcess {
         let executable = command.executable
         var stdinPipe: [CInt] = [-1, -1]
         var stdoutPipe: [CInt] = [-1, -1]
@@ -81,28 +88,20 @@ public struct ProcessSpawner: Sendable {
             throw SpawnError(executable: executable, errno: saved)
         }
 
-        let argv = ([executable] + command.arguments).map { strdup($0) } + [nil]
-        let envp = command.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let reads = (command.sandbox?.read ?? []).map { UnsafePointer(strdup($0)) }
-        let writes = (command.sandbox?.write ?? []).map { UnsafePointer(strdup($0)) }
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-            reads.forEach { free(UnsafeMutablePointer(mutating: $0)) }
-            writes.forEach { free(UnsafeMutablePointer(mutating: $0)) }
-        }
         var failure = widgethost_spawn_failure()
-        let pid: pid_t = reads.withUnsafeBufferPointer { reads in
-            writes.withUnsafeBufferPointer { writes in
+        let pid: pid_t = strings.reads.withUnsafeBufferPointer { reads in
+            strings.writes.withUnsafeBufferPointer { writes in
                 guard let rules = command.sandbox else {
-                    return widgethost_spawn(executable, argv, envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], nil, &failure)
+                    return widgethost_spawn(
+                        executable, strings.argv, strings.envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], nil, &failure)
                 }
                 var sandbox = widgethost_sandbox(
                     reads: reads.baseAddress, read_count: CInt(reads.count), writes: writes.baseAddress,
                     write_count: CInt(writes.count), network: rules.network ? 1 : 0, abi_cap: CInt(rules.landlockABI),
                     seccomp: rules.seccomp ? 1 : 0, open_files: rules.openFiles ?? -1, processes: rules.processes ?? -1,
                     required: rules.required ? 1 : 0)
-                return widgethost_spawn(executable, argv, envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], &sandbox, &failure)
+                return widgethost_spawn(
+                    executable, strings.argv, strings.envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], &sandbox, &failure)
             }
         }
         // The child's ends belong to the child now.
