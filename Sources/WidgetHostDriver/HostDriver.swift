@@ -35,6 +35,15 @@ extension ExtensionRunner {
 /// Where the core's notices go: subscribers and the log in the daemon, the report in the harness.
 public protocol NoticeSink: AnyObject {
     func publish(_ notice: HostNotice)
+    /// Writes out what `publish` may have held back: the driver calls it once a step's
+    /// effects are all executed (the step is already persisted, its requests flushed), so
+    /// that a step's notices go to each subscriber in one write.
+    func flush()
+}
+
+extension NoticeSink {
+    /// A sink that delivers each notice as it is published has nothing to flush.
+    public func flush() {}
 }
 
 /// The one effect interpreter for the core. It owns the `WidgetHost`, feeds it each event at
@@ -154,9 +163,12 @@ public final class HostDriver {
         }
     }
 
-    /// The effects other than `persist`, in order; requests to one process go out in one write.
+    /// The effects other than `persist`, in order; requests to one process go out in one
+    /// write, then the step's notices to each subscriber in one (the requests first: an
+    /// extension's work is on a reload's path, a subscriber's read of `reloadStarted` is not).
     private func execute(_ effects: [HostEffect]) {
         var unflushed = false
+        var published = false
         for effect in effects {
             switch effect {
             case .send(let request):
@@ -165,11 +177,14 @@ public final class HostDriver {
             case .kill(let ext, _): runner.kill(ext)
             case .terminate(let ext): runner.terminate(ext)
             case .persist: break
-            case .notice(let notice): notices.publish(notice)
+            case .notice(let notice):
+                notices.publish(notice)
+                published = true
             case .answer(let id, let reply): answered(id, reply)
             }
         }
         if unflushed { runner.flush() }
+        if published { notices.flush() }
     }
 
     // MARK: - Group commit

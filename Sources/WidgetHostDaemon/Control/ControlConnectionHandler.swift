@@ -317,7 +317,9 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         guard subscription == nil else { return }
         let channel = context.channel
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        subscription = server.runtime.subscribe { [weak self] published in
+        // A step's notices go out in one write: each is written here, flushed once the step
+        // has executed all its effects (`HostRuntime.flush`).
+        subscription = server.runtime.subscribe(flush: { loopBound.value.flush() }) { [weak self] published in
             guard let self else { return }
             // A subscriber that stops reading is dropped rather than buffered without bound.
             guard channel.isWritable else {
@@ -327,7 +329,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             // The same bytes for every subscriber (a ByteBuffer is shared, not copied, by each write).
             guard let line = published.eventLine else { return }
             let context = loopBound.value
-            context.writeAndFlush(self.wrapOutboundOut(line), promise: nil)
+            context.write(self.wrapOutboundOut(line), promise: nil)
         }
     }
 

@@ -26,7 +26,9 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
     private var stopped = false
     /// How many times the deadline timer fired (tests: reloads due at one instant take one).
     var timerFirings: Int { timer?.firings ?? 0 }
-    private var subscribers: [Int: (PublishedNotice) -> Void] = [:]
+    private var subscribers: [Int: Subscriber] = [:]
+    /// Subscribers written to since the last `flush()`, in subscription order.
+    private var unflushedSubscribers: [Int] = []
     private var nextSubscriberID = 1
     /// `status`'s encoded result between steps (`StatusReplyCache`).
     let statusCache = StatusReplyCache()
@@ -140,20 +142,41 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
 
     // MARK: - Notices
 
+    /// A subscriber's handler, and what writes out what it held back (nil: it holds nothing).
+    private struct Subscriber {
+        var handler: (PublishedNotice) -> Void
+        var flush: (() -> Void)?
+    }
+
     public func publish(_ notice: HostNotice) {
         log(notice)
         guard !subscribers.isEmpty else { return }
         let published = PublishedNotice(notice)
-        for id in subscribers.keys.sorted() { subscribers[id]?(published) }
+        for id in subscribers.keys.sorted() {
+            guard let subscriber = subscribers[id] else { continue }
+            subscriber.handler(published)
+            if subscriber.flush != nil, !unflushedSubscribers.contains(id) { unflushedSubscribers.append(id) }
+        }
+    }
+
+    /// The step's notices are all published (`HostDriver`): each subscriber that held them
+    /// back writes them out now, in one write.
+    public func flush() {
+        guard !unflushedSubscribers.isEmpty else { return }
+        let ids = unflushedSubscribers
+        unflushedSubscribers.removeAll(keepingCapacity: true)
+        for id in ids { subscribers[id]?.flush?() }
     }
 
     /// `handler` gets every notice from now on, with its `event` line encoded once for all
-    /// subscribers (`PublishedNotice`).
-    func subscribe(_ handler: @escaping (PublishedNotice) -> Void) -> Int {
+    /// subscribers (`PublishedNotice`). With `flush`, the handler may hold what it writes
+    /// until `flush` is called, once the step that published it has executed all its effects
+    /// (a connection writes a step's notices in one write).
+    func subscribe(flush: (() -> Void)? = nil, _ handler: @escaping (PublishedNotice) -> Void) -> Int {
         eventLoop.preconditionInEventLoop()
         let id = nextSubscriberID
         nextSubscriberID += 1
-        subscribers[id] = handler
+        subscribers[id] = Subscriber(handler: handler, flush: flush)
         return id
     }
 
