@@ -56,7 +56,7 @@ struct ControlDispatcher {
         do {
             switch method {
             case .reloadTimelines:
-                let params = try decode(ReloadTimelinesParams.self, from: params, method: name)
+                let params = try ReloadTimelinesParams.plain(params) ?? decode(ReloadTimelinesParams.self, from: params, method: name)
                 let app: String?
                 switch authority.app(claimed: params.app, by: peer) {
                 case .success(let claimed): app = claimed
