@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -199,6 +200,21 @@ int widgethost_seccomp_program(int network, struct seccomp_program *program) {
     // A full program may have lost instructions, a jump may not fit: no filter rather than a wrong one.
     return program->length < SECCOMP_FILTER_MAX && !too_long ? 0 : -1;
 #endif
+}
+
+static struct seccomp_program programs[2];
+static int program_made[2];  // 1: made, -1: none here
+static pthread_once_t programs_once = PTHREAD_ONCE_INIT;
+
+static void make_programs(void) {
+    for (int network = 0; network < 2; network++)
+        program_made[network] = widgethost_seccomp_program(network, &programs[network]) == 0 ? 1 : -1;
+}
+
+const struct seccomp_program *seccomp_program_made(int network) {
+    pthread_once(&programs_once, make_programs);
+    int index = network ? 1 : 0;
+    return program_made[index] == 1 ? &programs[index] : NULL;
 }
 
 int widgethost_seccomp_filter(int network, struct sock_filter *code, int capacity) {

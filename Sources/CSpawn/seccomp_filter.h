@@ -17,4 +17,8 @@ struct seccomp_program {
 /// architecture has no filter here.
 int widgethost_seccomp_program(int network, struct seccomp_program *program);
 
+/// The program for `network`, made once per process (it depends on nothing else); NULL where
+/// this architecture has none.
+const struct seccomp_program *seccomp_program_made(int network);
+
 #endif

@@ -261,7 +261,6 @@ pid_t widgethost_spawn(
         .path = path, .argv = argv, .envp = envp, .fds = {stdin_fd, stdout_fd, stderr_fd},
         .ruleset = -1, .open_files = -1, .nproc = -1,
     };
-    struct seccomp_program filter;
     struct sock_fprog program = {0};
     if (sandbox != NULL) {
         plan.confined = 1;
@@ -273,11 +272,13 @@ pid_t widgethost_spawn(
             if (plan.ruleset < 0 && failure->error != 0) return -1;
         }
         if (sandbox->seccomp) {
-            if (widgethost_seccomp_program(sandbox->network, &filter) != 0) {
+            const struct seccomp_program *filter = seccomp_program_made(sandbox->network);
+            if (filter == NULL) {
                 if (sandbox_missing(sandbox, failure, "the seccomp filter", "this architecture has no filter here")) goto failed;
             } else {
-                program.len = filter.length;
-                program.filter = filter.code;
+                program.len = filter->length;
+                // The kernel only reads it.
+                program.filter = (struct sock_filter *)filter->code;
                 plan.filter = &program;
             }
         } else if (sandbox_missing(sandbox, failure, "the seccomp filter", "the kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)")) {
