@@ -308,3 +308,43 @@ extension FootprintTests {
         }
     }
 }
+
+extension FootprintTests.ProcessFootprintTests {
+    /// This process's descriptors open on `pid`'s /proc files.
+    private static func openFiles(of pid: Int32) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
+            .filter { $0.hasPrefix("/proc/\(pid)/") }.sorted()
+    }
+
+    @Test("prepare() opens before the first read what read() keeps; reads after it keep no more and give the same figure")
+    func prepared() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        process.arguments = ["30"]
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        let pid = process.processIdentifier
+        let kept = ["/proc/\(pid)/\(Swap.inUse() ? "status" : "statm")", "/proc/\(pid)/task"]
+        let footprint = ProcessFootprint(pid: pid)
+        #expect(Self.openFiles(of: pid) == [])
+        footprint.prepare()
+        #expect(Self.openFiles(of: pid) == kept)
+        footprint.prepare()
+        #expect(Self.openFiles(of: pid) == kept)
+        var same = false
+        for _ in 0..<20 where !same {
+            same = footprint.read() == ProcessFootprint(pid: pid).read() && footprint.read() != nil
+            if !same { usleep(20_000) }
+        }
+        #expect(same)
+        #expect(Self.openFiles(of: pid) == kept)
+        footprint.close()
+        footprint.prepare()
+        #expect(Self.openFiles(of: pid) == [])
+        #expect(footprint.read() == nil)
+    }
+}

@@ -157,6 +157,8 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         started = process
         process.batch = { [unowned self] body in batch(body) }
         processes[launch.bundleID] = process
+        // After the clone, while the extension loads: off the path of its first reply.
+        process.prepareFootprint()
         logger.debug(
             "started extension process", metadata: ["EXTENSION": "\(launch.bundleID)", "PID": "\(process.pid)"])
         return process

@@ -111,6 +111,13 @@ final class ProcessPipes: @unchecked Sendable {
         return process
     }
 
+    /// Opens the footprint's files now, while the process loads, rather than at its first
+    /// reply, which is on a reload's path (`ProcessFootprint.prepare`).
+    func prepareFootprint() {
+        guard exitStatus == nil else { return }
+        footprint.prepare()
+    }
+
     var hasExited: Bool { exitStatus != nil }
     var runningRequest: RequestID? { session.runningRequest }
 
