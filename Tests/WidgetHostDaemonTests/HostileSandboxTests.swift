@@ -55,14 +55,20 @@ struct HostileSandboxTests {
         let client = try fixture.client()
         let added: AddWidgetResult = try client.result("addWidget", ["kind": "HostileWidget", "family": "systemSmall"])
         #expect(added.reload.outcome == .started)
-        #expect(try waitUntil { FileManager.default.fileExists(atPath: own + "/results.json") })
-        let data = try Data(contentsOf: URL(fileURLWithPath: own + "/results.json"))
-        let results = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+        // The extension writes the file in place: wait until it holds the whole object, not
+        // just until it exists (read half-written, it failed under load).
+        var results: [String: String]?
+        #expect(try waitUntil {
+            guard let data = FileManager.default.contents(atPath: own + "/results.json") else { return false }
+            results = try? JSONSerialization.jsonObject(with: data) as? [String: String]
+            return results != nil
+        })
+        let written = try #require(results)
         for (attempt, expected) in attempts {
-            #expect(results[attempt] == expected, "\(attempt)")
+            #expect(written[attempt] == expected, "\(attempt)")
         }
-        let files = Int(results["files 100000"]?.split(separator: " ").last ?? "") ?? -1
-        #expect(files > 200 && files < 256, "files 100000: \(results["files 100000"] ?? "none")")
+        let files = Int(written["files 100000"]?.split(separator: " ").last ?? "") ?? -1
+        #expect(files > 200 && files < 256, "files 100000: \(written["files 100000"] ?? "none")")
 
         // Unharmed: nothing planted, the daemon serves, the extension's own reload went through.
         #expect(!FileManager.default.fileExists(atPath: root + "/planted"))
