@@ -413,7 +413,7 @@ let package = Package(
         .testTarget(
             name: "WidgetHostRunnerTests",
             dependencies: [
-                "WidgetHostRunner", "WidgetHostDaemon", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
+                "WidgetHostRunner", "WidgetHostDaemon", "CSpawn", "WidgetHostCore", "WidgetHostProtocol", "WidgetHostBundles",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
