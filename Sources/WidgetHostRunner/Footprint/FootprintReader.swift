@@ -121,16 +121,14 @@ public final class ProcessFootprint {
     public func read() -> Int? {
         guard !closed else { return nil }
         let swap = reader.swapInUse()
+        openKept(swap: swap)
         let own: Int?
         if swap {
-            if status < 0 { status = openOwn("status") }
             own = status < 0 ? nil : scanner.footprint(statusAt: status)
         } else {
-            if statm < 0 { statm = openOwn("statm") }
             own = statm < 0 ? nil : scanner.footprint(statmAt: statm)
         }
         guard let own else { return nil }
-        if tasks == nil { tasks = opendir("\(reader.procRoot)/\(pid)/task") }
         guard let tasks else { return own }
         return reader.descendants(of: pid, tasks: tasks, scanner: scanner).reduce(own) {
             $0 + (reader.footprint(ofProcess: $1, scanner: scanner, swap: swap) ?? 0)
@@ -144,7 +142,13 @@ public final class ProcessFootprint {
     /// between the `timeline/get` reply and `entryChanged` (perf, cold reloads, issue 16).
     public func prepare() {
         guard !closed else { return }
-        if reader.swapInUse() {
+        openKept(swap: reader.swapInUse())
+    }
+
+    /// Opens what `read()` keeps open and has not opened yet: the process's `status` while
+    /// swap is in use or its `statm`, then its `task` directory.
+    private func openKept(swap: Bool) {
+        if swap {
             if status < 0 { status = openOwn("status") }
         } else if statm < 0 {
             statm = openOwn("statm")
