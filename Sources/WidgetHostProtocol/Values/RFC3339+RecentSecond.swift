@@ -60,18 +60,14 @@ extension RFC3339 {
         }
 
         /// `YYYY-MM-DDTHH:MM:SS` of the second `whole` (since 1970); false, and nothing
-        /// appended, for a year outside 0...9999.
+        /// appended, for a year outside 0...9999. `RFC3339.write` of the whole second, its
+        /// `Z` left behind.
         private static func appendHead(_ whole: Int, to text: inout [UInt8]) -> Bool {
-            let days = Int((Double(whole) / 86_400).rounded(.down))
-            let secondOfDay = whole - days * 86_400
-            let (year, month, day) = RFC3339.civilFromDays(days)
-            guard (0...9999).contains(year) else { return false }
             var head: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            withUnsafeMutableBytes(of: &head) { raw in
-                RFC3339.putHead(
-                    raw.baseAddress!.assumingMemoryBound(to: UInt8.self), year: year, month: month, day: day,
-                    secondOfDay: secondOfDay)
+            let written = withUnsafeMutableBytes(of: &head) { raw in
+                RFC3339.write(whole: whole, micros: 0, into: raw.baseAddress!.assumingMemoryBound(to: UInt8.self)) != nil
             }
+            guard written else { return false }
             withUnsafeBytes(of: head) {
                 text.append(contentsOf: UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: 19))
             }

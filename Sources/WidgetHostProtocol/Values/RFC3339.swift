@@ -85,9 +85,9 @@ public enum RFC3339 {
     /// The text of a date (its whole seconds since 1970 and microseconds, as `split` gives
     /// them) into `out`, at most 27 bytes: `YYYY-MM-DDTHH:MM:SS`, `.` and the microseconds
     /// without trailing zeros unless there are none, `Z`. Its length, or nil (nothing written)
-    /// for a year outside 0...9999. The one writer for `format` and `append`.
+    /// for a year outside 0...9999. The one writer for `format`, `append` and `RecentSecond`.
     @inline(__always)
-    private static func write(whole: Int, micros: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+    static func write(whole: Int, micros: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let secondOfDay = whole - days * 86_400
         let (year, month, day) = civilFromDays(days)
@@ -111,31 +111,29 @@ public enum RFC3339 {
         return count + 1
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS` for a year in 0...9999, into `out[0..<19]`: the one writer of
-    /// the date and time for `format`, `append` and `RecentSecond`.
+    /// `YYYY-MM-DDTHH:MM:SS` for a year in 0...9999, into `out[0..<19]`: the date and time
+    /// that `write` puts before the fraction.
     @inline(__always)
-    static func putHead(_ out: UnsafeMutablePointer<UInt8>, year: Int, month: Int, day: Int, secondOfDay: Int) {
-        let zero = UInt8(ascii: "0")
-        out[0] = zero + UInt8(year / 1000)
-        out[1] = zero + UInt8(year / 100 % 10)
-        out[2] = zero + UInt8(year / 10 % 10)
-        out[3] = zero + UInt8(year % 10)
+    private static func putHead(_ out: UnsafeMutablePointer<UInt8>, year: Int, month: Int, day: Int, secondOfDay: Int) {
+        putTwoDigits(out, at: 0, year / 100)
+        putTwoDigits(out, at: 2, year % 100)
         out[4] = UInt8(ascii: "-")
-        out[5] = zero + UInt8(month / 10)
-        out[6] = zero + UInt8(month % 10)
+        putTwoDigits(out, at: 5, month)
         out[7] = UInt8(ascii: "-")
-        out[8] = zero + UInt8(day / 10)
-        out[9] = zero + UInt8(day % 10)
+        putTwoDigits(out, at: 8, day)
         out[10] = UInt8(ascii: "T")
-        let hour = secondOfDay / 3600, minute = secondOfDay / 60 % 60, second = secondOfDay % 60
-        out[11] = zero + UInt8(hour / 10)
-        out[12] = zero + UInt8(hour % 10)
+        putTwoDigits(out, at: 11, secondOfDay / 3600)
         out[13] = UInt8(ascii: ":")
-        out[14] = zero + UInt8(minute / 10)
-        out[15] = zero + UInt8(minute % 10)
+        putTwoDigits(out, at: 14, secondOfDay / 60 % 60)
         out[16] = UInt8(ascii: ":")
-        out[17] = zero + UInt8(second / 10)
-        out[18] = zero + UInt8(second % 10)
+        putTwoDigits(out, at: 17, secondOfDay % 60)
+    }
+
+    /// `value` (0...99) as two digits at `out[index]` and `out[index + 1]`.
+    @inline(__always)
+    private static func putTwoDigits(_ out: UnsafeMutablePointer<UInt8>, at index: Int, _ value: Int) {
+        out[index] = UInt8(ascii: "0") + UInt8(value / 10)
+        out[index + 1] = UInt8(ascii: "0") + UInt8(value % 10)
     }
 
     /// A year past 9999 (or before 0) keeps its own digits, as `String(year)` wrote it: the
