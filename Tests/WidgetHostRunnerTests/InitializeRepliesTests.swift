@@ -57,6 +57,18 @@ struct InitializeRepliesTests {
         #expect(other.widgets.map(\.kind) == [kind + "-2"])
     }
 
+    @Test("A line of the same length that differs in one byte is another line")
+    func sameLengthOtherBytes() {
+        let kind = "K\(UInt64.random(in: 0...UInt64.max))"
+        let line = answer(kind: kind + "a")
+        let other = answer(kind: kind + "b")
+        #expect(line.count == other.count)
+        InitializeReplies.shared.remember(InitializeResult(widgets: []), for: line)
+        #expect(InitializeReplies.shared.result(for: line) == InitializeResult(widgets: []))
+        #expect(InitializeReplies.shared.result(for: other) == nil)
+        #expect(InitializeReplies.shared.result(for: Array(line)) != nil)
+    }
+
     @Test("An answer that does not decode fails initialize every time and is never kept")
     func failuresNotKept() {
         let line = Array(#"{"jsonrpc":"2.0","id":"initialize-1","result":{"widgets":"none \#(UInt64.random(in: 0...UInt64.max))"}}"#.utf8)
