@@ -81,6 +81,46 @@ struct RecordJSONTests {
         }
     }
 
+    @Test("A reload's reply: the new entry shown and in the timeline, the one shown before kept as previousEntry")
+    func replyReusesEntries() throws {
+        var memo = RecordJSON()
+        var record = richRecord(1)
+        var other = richRecord(2)
+        for serial in 1...6 {
+            let entry = TimelineEntryPayload(date: stateT0 + Double(serial), content: ["serial": .integer(serial), "pid": 7])
+            record.previousEntry = record.shown?.entry
+            record.shown = CurrentEntry(source: .timeline, entry: entry)
+            record.timeline = AcceptedTimeline(
+                entries: [entry], policy: .after(stateT0 + 9000), receivedAt: stateT0 + Double(serial), reloadStartedAt: stateT0)
+            #expect(try memo.encode(record) == WireCoding.encodeBytes(record), "serial \(serial)")
+            // Another widget showing an entry equal but for one value, and then the same one.
+            var near = entry
+            near.content = ["serial": .integer(serial), "pid": 8]
+            other.shown = CurrentEntry(source: .timeline, entry: near)
+            #expect(try memo.encode(other) == WireCoding.encodeBytes(other), "other, serial \(serial)")
+            other.shown = CurrentEntry(source: .timeline, entry: entry)
+            other.placeholder = record.previousEntry
+            #expect(try memo.encode(other) == WireCoding.encodeBytes(other), "other, the same entry, serial \(serial)")
+        }
+    }
+
+    @Test("An entry kept is reused only for an equal entry, and no more than a few are kept")
+    func entryMemo() throws {
+        var memo = EntryJSONMemo()
+        let entries = (0..<6).map { TimelineEntryPayload(date: stateT0 + Double($0), content: ["n": .integer($0)]) }
+        for entry in entries + entries.reversed() + entries {
+            var text = JSONTextWriter()
+            try memo.write(entry, into: &text)
+            #expect(text.bytes == (try WireCoding.encodeBytes(entry)))
+            #expect(memo.count <= EntryJSONMemo.capacity)
+        }
+        var relevant = entries[5]
+        relevant.relevance = EntryRelevance(score: 0.25, duration: 60)
+        var text = JSONTextWriter()
+        try memo.write(relevant, into: &text)
+        #expect(text.bytes == (try WireCoding.encodeBytes(relevant)))
+    }
+
     @Test("A record just added, with nothing but its identity, is written as the encoder writes it")
     func bareRecord() throws {
         var memo = RecordJSON()

@@ -150,10 +150,15 @@ enum RecordFieldJSON {
     }
 
     static func shown(_ text: inout JSONTextWriter, _ shown: CurrentEntry) throws {
+        var entries = EntryJSONMemo()
+        try Self.shown(&text, shown, &entries)
+    }
+
+    static func shown(_ text: inout JSONTextWriter, _ shown: CurrentEntry, _ entries: inout EntryJSONMemo) throws {
         text.append("{")
         if let entry = shown.entry {
             text.append(#""entry":"#)
-            try Self.entry(&text, entry)
+            try entries.write(entry, into: &text)
             text.append(",")
         }
         text.append(#""source":"#)
@@ -162,10 +167,17 @@ enum RecordFieldJSON {
     }
 
     static func timeline(_ text: inout JSONTextWriter, _ timeline: AcceptedTimeline) throws {
+        var entries = EntryJSONMemo()
+        try Self.timeline(&text, timeline, &entries)
+    }
+
+    static func timeline(
+        _ text: inout JSONTextWriter, _ timeline: AcceptedTimeline, _ entries: inout EntryJSONMemo
+    ) throws {
         text.append(#"{"entries":["#)
-        for (index, entry) in timeline.entries.enumerated() {
+        for index in timeline.entries.indices {
             if index > 0 { text.append(",") }
-            try Self.entry(&text, entry)
+            try entries.write(timeline.entries[index], into: &text)
         }
         text.append(#"],"policy":"#)
         switch timeline.policy {
@@ -185,4 +197,38 @@ enum RecordFieldJSON {
 
     /// Anything else (an intent tapped: rare, and out of line), through `WireEncoder`.
     static func value<Value: Encodable>(_ text: inout JSONTextWriter, _ value: Value) throws { try text.value(value) }
+}
+
+/// The JSON of the last few timeline entries written, by value: a reload's reply writes its
+/// new entry twice (the entry shown, then the timeline's) and the entry shown before as
+/// `previousEntry`, written as the entry shown by the reload before. Each was encoded anew,
+/// ~4,500 instructions an entry (issue 16, callgrind); an entry equal (`==`) to a kept one
+/// reuses its bytes, which are a function of the value alone.
+struct EntryJSONMemo {
+    static let capacity = 4
+    /// Oldest first; `bytes[i]` is the JSON of `entries[i]`.
+    private var entries: [TimelineEntryPayload] = []
+    private var bytes: [[UInt8]] = []
+
+    /// How many entries are kept.
+    var count: Int { entries.count }
+
+    mutating func write(_ entry: TimelineEntryPayload, into text: inout JSONTextWriter) throws {
+        // Newest first, compared in place (a copy of each kept entry cost more than the compare).
+        let found = entries.withUnsafeBufferPointer { kept in
+            kept.indices.reversed().first { kept[$0] == entry }
+        }
+        if let found {
+            text.append(contentsOf: bytes[found])
+            return
+        }
+        let start = text.count
+        try RecordFieldJSON.entry(&text, entry)
+        if entries.count == Self.capacity {
+            entries.removeFirst()
+            bytes.removeFirst()
+        }
+        entries.append(entry)
+        bytes.append(text.suffix(from: start))
+    }
 }

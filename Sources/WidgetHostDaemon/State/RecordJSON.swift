@@ -34,6 +34,8 @@ struct RecordJSON {
     private var order: [(id: String, admission: Int)] = []
     private var head = 0
     private var admissions = 0
+    /// The entries written last, whichever widget's (`EntryJSONMemo`).
+    private var entries = EntryJSONMemo()
 
     init(capacity: Int = 256) {
         self.capacity = capacity
@@ -56,11 +58,11 @@ struct RecordJSON {
         try writer.member(#","ledger":"#, record.ledger, &kept.ledger, RecordFieldJSON.dates)
         try writer.member(#","pending":"#, record.pending, &kept.pending, RecordFieldJSON.pending)
         try writer.member(#","pinnedBudget":"#, record.pinnedBudget, &kept.pinnedBudget, RecordFieldJSON.integer)
-        try writer.member(#","placeholder":"#, record.placeholder, &kept.placeholder, RecordFieldJSON.entry)
-        try writer.member(#","previousEntry":"#, record.previousEntry, &kept.previousEntry, RecordFieldJSON.entry)
+        try writer.member(#","placeholder":"#, record.placeholder, &kept.placeholder) { try entries.write($1, into: &$0) }
+        try writer.member(#","previousEntry":"#, record.previousEntry, &kept.previousEntry) { try entries.write($1, into: &$0) }
         try writer.member(#","running":"#, record.running, &kept.running, RecordFieldJSON.running)
-        try writer.member(#","shown":"#, record.shown, &kept.shown, RecordFieldJSON.shown)
-        try writer.member(#","timeline":"#, record.timeline, &kept.timeline, RecordFieldJSON.timeline)
+        try writer.member(#","shown":"#, record.shown, &kept.shown) { try RecordFieldJSON.shown(&$0, $1, &entries) }
+        try writer.member(#","timeline":"#, record.timeline, &kept.timeline) { try RecordFieldJSON.timeline(&$0, $1, &entries) }
         try writer.member(#","views":"#, record.views, &kept.views, RecordFieldJSON.dates)
         fields[id] = kept
         return writer.finish()
