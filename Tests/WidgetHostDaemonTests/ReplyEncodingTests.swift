@@ -46,6 +46,22 @@ struct ReplyEncodingTests {
             let result = ReloadResult(outcomes: outcomes, now: now)
             let oneStep = try encodedLine(id: id, result: try WireCoding.encodeBytes(result))
             #expect(oneStep == (try valueLine(id: id, result: result)), "\(result)")
+            #expect(result.wireBytes == (try WireCoding.encodeBytes(result)), "\(result)")
+        }
+    }
+
+    @Test("ReloadResult.wireBytes: every optional member present and absent, large counts")
+    func reloadResultMembers() throws {
+        let until = Date(timeIntervalSince1970: 1_795_000_123.000_5)
+        for reason in DeferralReason.allCases + [nil] {
+            for budget in [nil, BudgetUsage(used: Int.max, limit: -1)] {
+                let outcome = WidgetReloadOutcome(
+                    id: "w\u{1}\"", kind: "K/ü", outcome: .deferred, budgeted: reason == nil, until: reason.map { _ in until },
+                    reason: reason, budget: budget)
+                for result in [ReloadResult(outcomes: [outcome, outcome]), ReloadResult(outcomes: [], now: until)] {
+                    #expect(result.wireBytes == (try WireCoding.encodeBytes(result)), "\(result)")
+                }
+            }
         }
     }
 

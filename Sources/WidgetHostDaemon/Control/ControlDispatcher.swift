@@ -187,11 +187,12 @@ struct ControlDispatcher {
                     }
                 })
         }
-        // The two answers on the reload and fill paths go to bytes in one pass (`WireCoding`),
-        // not through a `JSONValue` written out again: the same bytes (ReplyEncodingTests).
+        // The two answers on the reload and fill paths go to bytes in one pass (a reload's
+        // member by member, `ReloadResult.wireBytes`), not through a `JSONValue` written out
+        // again: the same bytes (ReplyEncodingTests).
         do {
             switch reply {
-            case .reload(let result)?: return .encodedResult(try WireCoding.encodeBytes(result))
+            case .reload(let result)?: return .encodedResult(result.wireBytes)
             case .widgetAdded(let result)?: return .encodedResult(try WireCoding.encodeBytes(result))
             default: break
             }
