@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A kernel descriptor that is not a socket — the signalfd, the clock-set timerfd, the
-/// time-zone inotify instance — read on the event loop through NIO's own selector, so that
+/// time-zone inotify instance, an extension's kept stderr pipe — read on the event loop through NIO's own selector, so that
 /// the daemon has one event mechanism and no thread of its own for them.
 ///
 /// A duplicate of the descriptor becomes the input of an NIO pipe channel

@@ -29,6 +29,8 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     private var processes: [String: ProcessPipes] = [:]
     /// Each extension's footprint sampler timer, kept between its processes (`SamplerTimer`).
     private var samplerTimers: [String: SamplerTimer] = [:]
+    /// Each extension's stderr pipe, kept between its processes (`ExtensionStderr`).
+    private var stderrPipes: [String: ExtensionStderr] = [:]
     /// Starts that failed in `startProcess(for:)`, by extension, each reported by the `send`
     /// that follows it (the core sees the failure where it saw it when `send` started the process).
     private var failedStarts: [String: SpawnError] = [:]
@@ -53,6 +55,10 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         for (ext, timer) in samplerTimers where launches[ext] == nil && processes[ext] == nil {
             timer.close()
             samplerTimers[ext] = nil
+        }
+        for (ext, pipe) in stderrPipes where launches[ext] == nil && processes[ext] == nil {
+            pipe.close()
+            stderrPipes[ext] = nil
         }
     }
 
@@ -123,7 +129,12 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         processes.removeAll()
         for timer in samplerTimers.values { timer.close() }
         samplerTimers.removeAll()
-        return processTable.stopAll()
+        // The pipes once the processes are gone, so that their last lines are logged.
+        let pipes = Array(stderrPipes.values)
+        stderrPipes.removeAll()
+        let stopped = processTable.stopAll()
+        stopped.whenComplete { _ in for pipe in pipes { pipe.close() } }
+        return stopped
     }
 
     // MARK: - Processes
@@ -139,6 +150,18 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     /// The extension's sampler timer, if one was made (tests).
     func keptSamplerTimer(for ext: String) -> SamplerTimer? { samplerTimers[ext] }
 
+    /// The extension's stderr pipe, made at its first start; nil if none could be made (its
+    /// processes then get a pipe each).
+    private func stderrPipe(for ext: String) -> ExtensionStderr? {
+        if let pipe = stderrPipes[ext] { return pipe }
+        guard let pipe = try? ExtensionStderr(on: eventLoop) else { return nil }
+        stderrPipes[ext] = pipe
+        return pipe
+    }
+
+    /// The extension's stderr pipe, if one was made (tests).
+    func keptStderr(for ext: String) -> ExtensionStderr? { stderrPipes[ext] }
+
     /// The extension's process, if one runs.
     private func running(_ ext: String) -> ProcessPipes? {
         guard let process = processes[ext], !process.hasExited else { return nil }
@@ -149,7 +172,8 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         var started: ProcessPipes?
         let process = try ProcessPipes.start(
             launch, limits: limits, sampleInterval: limits.memorySampleInterval, spawner: spawner, in: processTable,
-            cgroups: cgroups, samplerTimer: { [weak self] in self?.samplerTimer(for: launch.bundleID) }
+            cgroups: cgroups, samplerTimer: { [weak self] in self?.samplerTimer(for: launch.bundleID) },
+            stderr: stderrPipe(for: launch.bundleID)
         ) { [weak self] event in
             guard let self, let started else { return }
             self.handle(event, from: started)

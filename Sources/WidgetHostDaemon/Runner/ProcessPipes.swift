@@ -10,7 +10,8 @@ import Glibc
 #endif
 
 /// One extension process on the daemon's event loop — the runner's event-loop face. NIO pipe
-/// channels carry its stdin, stdout and stderr; its `ExtensionSession` speaks the protocol;
+/// channels carry its stdin and stdout, and its stderr (a pipe of its own, or its extension's
+/// kept pipe, `ExtensionStderr`); its `ExtensionSession` speaks the protocol;
 /// its footprint is sampled every interval while a request runs; it is reaped when it ends.
 /// The synchronous face (`ExtensionProcess`) does the same with `poll(2)`. Confined to the loop.
 final class ProcessPipes: @unchecked Sendable {
@@ -34,6 +35,8 @@ final class ProcessPipes: @unchecked Sendable {
     private(set) var exitStatus: ExitStatus?
     private var exitReported = false
     private var stdoutClosed = false
+    /// The extension's stderr pipe, when the process writes to it rather than to its own.
+    private var keptStderr: ExtensionStderr?
     /// Footprint sampling while a request runs: the extension's timer, kept between its
     /// processes and really disarmed between rounds (`SamplerTimer`), or NIO's repeated task if
     /// no timerfd could be had.
@@ -73,20 +76,28 @@ final class ProcessPipes: @unchecked Sendable {
     /// Spawns `launch`, wires its pipes into the event loop, places it in its cgroup and
     /// writes `initialize`. `sampleInterval`: footprint sampling while a request runs (nil: none),
     /// on the timer `samplerTimer` gives when it is first needed (nil: NIO's repeated task).
+    /// `stderr`: the extension's kept stderr pipe, which this process then owns (nil: a pipe
+    /// and a channel of its own).
     static func start(
         _ launch: ExtensionLaunch, limits: ExtensionLimits, sampleInterval: TimeInterval?, spawner: ProcessSpawner,
         in table: ProcessTable, cgroups: ExtensionCgroups? = nil, samplerTimer: @escaping () -> SamplerTimer? = { nil },
-        onEvent: @escaping (ProcessEvent) -> Void
+        stderr: ExtensionStderr? = nil, onEvent: @escaping (ProcessEvent) -> Void
     ) throws(SpawnError) -> ProcessPipes {
         let eventLoop = table.eventLoop
         eventLoop.preconditionInEventLoop()
         // Returns at the child's execve of the extension (the loop waits for the kernel's part
         // of it, as posix_spawn would); a failed exec or a refused rule is thrown here.
-        let spawned = try spawner.spawn(launch)
+        let spawned = try spawner.spawn(launch, stderr: stderr?.writeEnd)
         let process = ProcessPipes(
             launch: launch, spawned: spawned, limits: limits, sampleInterval: sampleInterval, table: table,
             cgroups: cgroups, samplerTimer: samplerTimer, onEvent: onEvent)
         table.add(process)
+        if let stderr {
+            // What the pipe holds still is the previous process's (its exit drained it).
+            process.keptStderr = stderr
+            stderr.owner = process
+            stderr.listen()
+        }
         cgroups?.place(process.pid, bundleID: launch.bundleID)
         let stdoutFuture = NIOPipeBootstrap(group: eventLoop)
             .channelInitializer { channel in
@@ -100,13 +111,15 @@ final class ProcessPipes: @unchecked Sendable {
             process.stdinFailed = true
             process.stdoutDidClose()
         }
-        _ = NIOPipeBootstrap(group: eventLoop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(PipeReader(process: process, stream: .stderr))
+        if spawned.stderrRead >= 0 {
+            _ = NIOPipeBootstrap(group: eventLoop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(PipeReader(process: process, stream: .stderr))
+                    }
                 }
-            }
-            .takingOwnershipOfDescriptor(input: spawned.stderrRead)
+                .takingOwnershipOfDescriptor(input: spawned.stderrRead)
+        }
         process.perform(process.session.start())
         return process
     }
@@ -214,6 +227,11 @@ final class ProcessPipes: @unchecked Sendable {
         batch { perform(actions) }
     }
 
+    /// What the extension's kept stderr pipe delivered while this process owns it.
+    func receivedStderr(_ buffer: ByteBuffer) {
+        received(buffer, from: .stderr)
+    }
+
     fileprivate func streamEnded(_ stream: PipeReader.Stream) {
         if stream == .stderr {
             perform(session.endOfStderr())
@@ -316,6 +334,11 @@ final class ProcessPipes: @unchecked Sendable {
         exitFallback?.cancel()
         _ = stdin?.close()
         let memoryKill = cgroups?.release(pid)
+        if let keptStderr {
+            // Its last lines before its exit, as a pipe of its own would end with them.
+            if keptStderr.owner === self { keptStderr.drain { bytes in perform(session.receive(stderr: bytes)) } }
+            perform(session.endOfStderr())
+        }
         perform(session.exited(status, memoryKillFootprint: memoryKill))
         table.remove(self)
         onEvent(.exited(status))

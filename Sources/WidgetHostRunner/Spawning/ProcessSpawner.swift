@@ -12,7 +12,7 @@ public struct SpawnedProcess: Sendable {
     public let stdinWrite: CInt
     /// Host side of the child's stdout (we read).
     public let stdoutRead: CInt
-    /// Host side of the child's stderr (we read).
+    /// Host side of the child's stderr (we read); -1 when the caller gave the child its stderr.
     public let stderrRead: CInt
 }
 
@@ -56,11 +56,13 @@ public struct ProcessSpawner: Sendable {
         self.confinement = confinement
     }
 
-    /// Starts `launch`'s executable, confined.
-    public func spawn(_ launch: ExtensionLaunch) throws(SpawnError) -> SpawnedProcess {
+    /// Starts `launch`'s executable, confined. `stderr`: the write end of a pipe the caller
+    /// keeps, to be the child's stderr instead of a pipe of its own (the daemon keeps one per
+    /// extension, `ExtensionStderr`); the caller still owns it, and `stderrRead` is -1.
+    public func spawn(_ launch: ExtensionLaunch, stderr: CInt? = nil) throws(SpawnError) -> SpawnedProcess {
         var command = SpawnCommand(executable: launch.executable, arguments: [], environment: launch.environment)
         try confinement.confine(&command, for: launch)
-        return try Self.spawn(command, strings: commands.strings(for: command))
+        return try Self.spawn(command, strings: commands.strings(for: command), stderr: stderr)
     }
 
     /// Each command's C strings, kept for its next spawn (`SpawnStrings`).
@@ -71,18 +73,22 @@ public struct ProcessSpawner: Sendable {
         try spawn(command, strings: SpawnStrings(command))
     }
 
-    private static func spawn(_ command: SpawnCommand, strings: SpawnStrings) throws(SpawnError) -> SpawnedProcess {
+    private static func spawn(_ command: SpawnCommand, strings: SpawnStrings, stderr given: CInt? = nil) throws(SpawnError)
+        -> SpawnedProcess
+    {
         let executable = command.executable
         var stdinPipe: [CInt] = [-1, -1]
         var stdoutPipe: [CInt] = [-1, -1]
-        var stderrPipe: [CInt] = [-1, -1]
+        // A given stderr stands where the pipe's ends would: the child's end is the caller's
+        // (never closed here), and there is no read end.
+        var stderrPipe: [CInt] = given.map { [-1, $0] } ?? [-1, -1]
         guard makePipe(&stdinPipe) else { throw SpawnError(executable: executable, errno: errno) }
         guard makePipe(&stdoutPipe) else {
             let saved = errno
             closeAll(stdinPipe)
             throw SpawnError(executable: executable, errno: saved)
         }
-        guard makePipe(&stderrPipe) else {
+        guard given != nil || makePipe(&stderrPipe) else {
             let saved = errno
             closeAll(stdinPipe + stdoutPipe)
             throw SpawnError(executable: executable, errno: saved)
@@ -104,8 +110,8 @@ public struct ProcessSpawner: Sendable {
                     executable, strings.argv, strings.envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], &sandbox, &failure)
             }
         }
-        // The child's ends belong to the child now.
-        closeAll([stdinPipe[0], stdoutPipe[1], stderrPipe[1]])
+        // The child's ends belong to the child now (a given stderr stays the caller's).
+        closeAll([stdinPipe[0], stdoutPipe[1], given == nil ? stderrPipe[1] : -1])
         guard pid > 0 else {
             closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
             let reason = withUnsafeBytes(of: failure.reason) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
