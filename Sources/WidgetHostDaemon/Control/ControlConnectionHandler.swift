@@ -161,6 +161,13 @@ final class ControlConnectionHandler: ChannelInboundHandler {
             answer(perform(.status, params: nil, id: .number(id), context: context), context: context)
             return
         }
+        // A plain `reloadTimelines` for one kind, read as bytes (`PlainReloadRequest`): on a cold
+        // reload's path before the spawn.
+        if let plain = PlainReloadRequest.request(of: bytes) {
+            let params = JSONValue.object(["kind": .string(plain.kind)])
+            answer(perform(.reloadTimelines, params: params, id: .number(plain.id), context: context), context: context)
+            return
+        }
         switch JSONRPCLine.parse(bytes, maxBatch: server.settings.maxBatch) {
         case .single(let parsed):
             answer(run(parsed, context: context), context: context)
@@ -247,7 +254,7 @@ final class ControlConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// The same for a method already known (a plain `status` line's).
+    /// The same for a method already known (a plain `status` or `reloadTimelines` line's).
     private func perform(_ method: ControlMethod, params: JSONValue?, id: JSONRPCID?, context: ChannelHandlerContext) -> Reply {
         perform(method.rawValue, params: params, id: id, context: context) { dispatcher, peer in
             dispatcher.dispatch(method, params: params, as: peer)
