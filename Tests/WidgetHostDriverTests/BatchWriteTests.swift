@@ -63,4 +63,28 @@ struct BatchWriteTests {
             #expect(record.running == nil)
         }
     }
+
+    /// A store whose every write fails.
+    final class FailingStore: StateStore {
+        func load() throws(StateError) -> PersistedState? { nil }
+        func write(host: HostRecord?, changed: [WidgetRecord], removed: [WidgetID], activities: ActivityChanges)
+            throws(StateError)
+        { throw .writeFailed(path: "/state", sqliteMessage: "disk I/O error \(changed.map(\.id.rawValue))") }
+    }
+
+    @Test("A write that fails is handed to storeFailed with the store's error, and the core's state stays in memory")
+    func failedWrite() throws {
+        let now = Date(timeIntervalSince1970: 1_771_142_400)
+        let driver = HostDriver(
+            host: WidgetHost(configuration: HostConfiguration()), clock: FlushTests.Clock(now: now),
+            runner: FlushTests.Runner(log: FlushTests.Log()), store: FailingStore(), notices: FlushTests.Sink())
+        var failures: [StateError] = []
+        driver.storeFailed = { failures.append($0) }
+        driver.handle(.hostStarted(bootID: "b"))
+        driver.handle(.catalogChanged([FlushTests.descriptor(pipelining: true)]))
+        failures = []
+        driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall)))
+        #expect(failures == [.writeFailed(path: "/state", sqliteMessage: "disk I/O error [\"w1\"]")])
+        #expect(driver.host.record(of: "w1") != nil)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import WidgetHostCore
 
 /// The statements every core step's write runs, prepared once on the store's connection and
 /// run through SQLite's C API: `BEGIN IMMEDIATE`, `COMMIT`, the widget upsert and the
@@ -42,18 +43,24 @@ final class StoreStatements: @unchecked Sendable {
         widgetsWithLedgerRows = widgets
     }
 
-    /// What a committed transaction stored (nil: the widget's rows are gone).
-    func committed(ledgers: [(widget: String, ledger: [Date]?)]) {
-        if committedLedgers.count + ledgers.count > Self.ledgerMemoCapacity { committedLedgers.removeAll(keepingCapacity: true) }
-        for (widget, ledger) in ledgers { committedLedgers[widget] = ledger }
-        if widgetsWithLedgerRows != nil {
-            for (widget, ledger) in ledgers {
-                if let ledger, !ledger.isEmpty {
-                    widgetsWithLedgerRows?.insert(widget)
-                } else {
-                    widgetsWithLedgerRows?.remove(widget)
-                }
-            }
+    /// What a committed transaction stored: the changed widgets' ledgers; the removed
+    /// widgets' rows are gone.
+    func committed(changed: [WidgetRecord], removed: [WidgetID]) {
+        if committedLedgers.count + changed.count + removed.count > Self.ledgerMemoCapacity {
+            committedLedgers.removeAll(keepingCapacity: true)
+        }
+        for index in changed.indices { committed(changed[index].info.id, ledger: changed[index].ledger) }
+        for id in removed { committed(id.rawValue, ledger: nil) }
+    }
+
+    /// `widget`'s ledger as stored (nil: its rows are gone).
+    private func committed(_ widget: String, ledger: [Date]?) {
+        committedLedgers[widget] = ledger
+        guard widgetsWithLedgerRows != nil else { return }
+        if let ledger, !ledger.isEmpty {
+            widgetsWithLedgerRows?.insert(widget)
+        } else {
+            widgetsWithLedgerRows?.remove(widget)
         }
     }
 
