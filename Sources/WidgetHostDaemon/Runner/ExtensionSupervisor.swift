@@ -31,6 +31,12 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     private var samplerTimers: [String: SamplerTimer] = [:]
     /// Each extension's stderr pipe, kept between its processes (`ExtensionStderr`).
     private var stderrPipes: [String: ExtensionStderr] = [:]
+    /// The stdio of each extension's next process, made when its last one exited (`SpareStdio`).
+    private var spareStdio: [String: SpareStdio] = [:]
+    /// Starts that found their stdio made ahead (tests).
+    private(set) var startsOnSpareStdio = 0
+    /// `stopAll` ran: no stdio is made ahead any more.
+    private var stopping = false
     /// Starts that failed in `startProcess(for:)`, by extension, each reported by the `send`
     /// that follows it (the core sees the failure where it saw it when `send` started the process).
     private var failedStarts: [String: SpawnError] = [:]
@@ -59,6 +65,10 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         for (ext, pipe) in stderrPipes where launches[ext] == nil && processes[ext] == nil {
             pipe.close()
             stderrPipes[ext] = nil
+        }
+        for (ext, spare) in spareStdio where launches[ext] == nil {
+            spare.close()
+            spareStdio[ext] = nil
         }
     }
 
@@ -129,6 +139,9 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
         processes.removeAll()
         for timer in samplerTimers.values { timer.close() }
         samplerTimers.removeAll()
+        stopping = true
+        for spare in spareStdio.values { spare.close() }
+        spareStdio.removeAll()
         // The pipes once the processes are gone, so that their last lines are logged.
         let pipes = Array(stderrPipes.values)
         stderrPipes.removeAll()
@@ -162,6 +175,9 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
     /// The extension's stderr pipe, if one was made (tests).
     func keptStderr(for ext: String) -> ExtensionStderr? { stderrPipes[ext] }
 
+    /// The stdio made for the extension's next process, if any (tests).
+    func spareStdio(for ext: String) -> SpareStdio? { spareStdio[ext] }
+
     /// The extension's process, if one runs.
     private func running(_ ext: String) -> ProcessPipes? {
         guard let process = processes[ext], !process.hasExited else { return nil }
@@ -170,14 +186,17 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
 
     private func start(_ launch: ExtensionLaunch) throws(SpawnError) -> ProcessPipes {
         var started: ProcessPipes?
+        let spare = spareStdio.removeValue(forKey: launch.bundleID)
+        let onSpare = spare?.readyChannel != nil
         let process = try ProcessPipes.start(
             launch, limits: limits, sampleInterval: limits.memorySampleInterval, spawner: spawner, in: processTable,
             cgroups: cgroups, samplerTimer: { [weak self] in self?.samplerTimer(for: launch.bundleID) },
-            stderr: stderrPipe(for: launch.bundleID)
+            stdio: spare, stderr: stderrPipe(for: launch.bundleID)
         ) { [weak self] event in
             guard let self, let started else { return }
             self.handle(event, from: started)
         }
+        if onSpare { startsOnSpareStdio += 1 }
         started = process
         process.batch = { [unowned self] body in batch(body) }
         processes[launch.bundleID] = process
@@ -201,6 +220,11 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
             if current { processes[ext] = nil }
         case .exited(let status):
             if current { processes[ext] = nil }
+            // The next process's stdio, made now, while the extension has none running: off the
+            // path of its next cold start (`SpareStdio`).
+            if !stopping, processes[ext] == nil, launches[ext] != nil, spareStdio[ext] == nil {
+                spareStdio[ext] = SpareStdio.make(on: eventLoop)
+            }
             if !status.isCleanExit {
                 logger.debug("extension process ended", metadata: ["EXTENSION": "\(ext)", "STATUS": "\(status)"])
             }

@@ -76,18 +76,28 @@ final class ProcessPipes: @unchecked Sendable {
     /// Spawns `launch`, wires its pipes into the event loop, places it in its cgroup and
     /// writes `initialize`. `sampleInterval`: footprint sampling while a request runs (nil: none),
     /// on the timer `samplerTimer` gives when it is first needed (nil: NIO's repeated task).
+    /// `stdio`: stdin and stdout made ahead with their channel (`SpareStdio`), used if still
+    /// open and closed otherwise (nil, or not open: pipes and a channel made after the spawn).
     /// `stderr`: the extension's kept stderr pipe, which this process then owns (nil: a pipe
     /// and a channel of its own).
     static func start(
         _ launch: ExtensionLaunch, limits: ExtensionLimits, sampleInterval: TimeInterval?, spawner: ProcessSpawner,
         in table: ProcessTable, cgroups: ExtensionCgroups? = nil, samplerTimer: @escaping () -> SamplerTimer? = { nil },
-        stderr: ExtensionStderr? = nil, onEvent: @escaping (ProcessEvent) -> Void
+        stdio spare: SpareStdio? = nil, stderr: ExtensionStderr? = nil, onEvent: @escaping (ProcessEvent) -> Void
     ) throws(SpawnError) -> ProcessPipes {
         let eventLoop = table.eventLoop
         eventLoop.preconditionInEventLoop()
+        let ready = spare?.readyChannel
+        if ready == nil { spare?.close() }
         // Returns at the child's execve of the extension (the loop waits for the kernel's part
         // of it, as posix_spawn would); a failed exec or a refused rule is thrown here.
-        let spawned = try spawner.spawn(launch, stderr: stderr?.writeEnd)
+        let spawned: SpawnedProcess
+        do {
+            spawned = try spawner.spawn(launch, stdio: ready == nil ? nil : spare?.pipes, stderr: stderr?.writeEnd)
+        } catch {
+            if ready != nil { spare?.close() }
+            throw error
+        }
         let process = ProcessPipes(
             launch: launch, spawned: spawned, limits: limits, sampleInterval: sampleInterval, table: table,
             cgroups: cgroups, samplerTimer: samplerTimer, onEvent: onEvent)
@@ -99,17 +109,12 @@ final class ProcessPipes: @unchecked Sendable {
             stderr.listen()
         }
         cgroups?.place(process.pid, bundleID: launch.bundleID)
-        let stdoutFuture = NIOPipeBootstrap(group: eventLoop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(PipeReader(process: process, stream: .stdout))
-                }
-            }
-            .takingOwnershipOfDescriptors(input: spawned.stdoutRead, output: spawned.stdinWrite)
-        stdoutFuture.whenSuccess { channel in process.stdinReady(channel) }
-        stdoutFuture.whenFailure { _ in
-            process.stdinFailed = true
-            process.stdoutDidClose()
+        if let ready, let spare {
+            // Registered while the extension had no process: nothing to wait for.
+            spare.reader.process = process
+            process.stdinReady(ready)
+        } else {
+            process.openStdio(spawned)
         }
         if spawned.stderrRead >= 0 {
             _ = NIOPipeBootstrap(group: eventLoop)
@@ -122,6 +127,23 @@ final class ProcessPipes: @unchecked Sendable {
         }
         process.perform(process.session.start())
         return process
+    }
+
+    /// The channel of stdin and stdout, made after the spawn.
+    private func openStdio(_ spawned: SpawnedProcess) {
+        let process = self
+        let stdoutFuture = NIOPipeBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(PipeReader(process: process, stream: .stdout))
+                }
+            }
+            .takingOwnershipOfDescriptors(input: spawned.stdoutRead, output: spawned.stdinWrite)
+        stdoutFuture.whenSuccess { channel in process.stdinReady(channel) }
+        stdoutFuture.whenFailure { _ in
+            process.stdinFailed = true
+            process.stdoutDidClose()
+        }
     }
 
     /// Opens the footprint's files now, while the process loads, rather than at its first
@@ -220,7 +242,7 @@ final class ProcessPipes: @unchecked Sendable {
         channel.flush()
     }
 
-    fileprivate func received(_ buffer: ByteBuffer, from stream: PipeReader.Stream) {
+    func received(_ buffer: ByteBuffer, from stream: PipeReader.Stream) {
         let actions = buffer.withUnsafeReadableBytes { bytes in
             stream == .stdout ? session.receive(stdout: bytes) : session.receive(stderr: bytes)
         }
@@ -232,7 +254,7 @@ final class ProcessPipes: @unchecked Sendable {
         received(buffer, from: .stderr)
     }
 
-    fileprivate func streamEnded(_ stream: PipeReader.Stream) {
+    func streamEnded(_ stream: PipeReader.Stream) {
         if stream == .stderr {
             perform(session.endOfStderr())
             return
@@ -342,32 +364,5 @@ final class ProcessPipes: @unchecked Sendable {
         perform(session.exited(status, memoryKillFootprint: memoryKill))
         table.remove(self)
         onEvent(.exited(status))
-    }
-}
-
-/// Hands what a pipe delivers to its process.
-private final class PipeReader: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    enum Stream { case stdout, stderr }
-
-    private let process: ProcessPipes
-    private let stream: Stream
-
-    init(process: ProcessPipes, stream: Stream) {
-        self.process = process
-        self.stream = stream
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        process.received(unwrapInboundIn(data), from: stream)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        process.streamEnded(stream)
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        context.close(promise: nil)
     }
 }

@@ -16,6 +16,39 @@ public struct SpawnedProcess: Sendable {
     public let stderrRead: CInt
 }
 
+/// A process's stdin and stdout pipes made ahead of its spawn (`ProcessSpawner.spawn(_:stdio:stderr:)`):
+/// the daemon makes the next process's while its extension has none running, so that reading
+/// them is set up off a cold start's path. All four ends close on exec.
+public struct SpawnStdio: Sendable {
+    /// The child's stdin (closed by the spawn once the child has it).
+    public let stdinRead: CInt
+    /// Host side of the child's stdin (we write).
+    public let stdinWrite: CInt
+    /// Host side of the child's stdout (we read).
+    public let stdoutRead: CInt
+    /// The child's stdout (closed by the spawn once the child has it).
+    public let stdoutWrite: CInt
+
+    /// Two new pipes, or nil with `errno` set.
+    public static func make() -> SpawnStdio? {
+        guard let stdin = CloseOnExecPipe.make() else { return nil }
+        guard let stdout = CloseOnExecPipe.make() else {
+            let saved = errno
+            close(stdin[0])
+            close(stdin[1])
+            errno = saved
+            return nil
+        }
+        return SpawnStdio(stdinRead: stdin[0], stdinWrite: stdin[1], stdoutRead: stdout[0], stdoutWrite: stdout[1])
+    }
+
+    /// Closes the child's two ends (pipes that will not be used; the host's are the caller's).
+    public func closeChildEnds() {
+        close(stdinRead)
+        close(stdoutWrite)
+    }
+}
+
 public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
     public let executable: String
     public let errno: CInt
@@ -56,13 +89,18 @@ public struct ProcessSpawner: Sendable {
         self.confinement = confinement
     }
 
-    /// Starts `launch`'s executable, confined. `stderr`: the write end of a pipe the caller
-    /// keeps, to be the child's stderr instead of a pipe of its own (the daemon keeps one per
-    /// extension, `ExtensionStderr`); the caller still owns it, and `stderrRead` is -1.
-    public func spawn(_ launch: ExtensionLaunch, stderr: CInt? = nil) throws(SpawnError) -> SpawnedProcess {
+    /// Starts `launch`'s executable, confined. `stdio`: its stdin and stdout pipes, made ahead
+    /// (`SpawnStdio`); the spawn closes their child's ends once the child has them, and returns
+    /// the host's; when it throws, all four are still the caller's. `stderr`: the write end of
+    /// a pipe the caller keeps, to be the child's stderr instead of a pipe of its own (the
+    /// daemon keeps one per extension, `ExtensionStderr`); the caller still owns it, and
+    /// `stderrRead` is -1.
+    public func spawn(_ launch: ExtensionLaunch, stdio: SpawnStdio? = nil, stderr: CInt? = nil) throws(SpawnError)
+        -> SpawnedProcess
+    {
         var command = SpawnCommand(executable: launch.executable, arguments: [], environment: launch.environment)
         try confinement.confine(&command, for: launch)
-        return try Self.spawn(command, strings: commands.strings(for: command), stderr: stderr)
+        return try Self.spawn(command, strings: commands.strings(for: command), stdio: stdio, stderr: stderr)
     }
 
     /// Each command's C strings, kept for its next spawn (`SpawnStrings`).
@@ -73,24 +111,26 @@ public struct ProcessSpawner: Sendable {
         try spawn(command, strings: SpawnStrings(command))
     }
 
-    private static func spawn(_ command: SpawnCommand, strings: SpawnStrings, stderr given: CInt? = nil) throws(SpawnError)
-        -> SpawnedProcess
-    {
+    private static func spawn(
+        _ command: SpawnCommand, strings: SpawnStrings, stdio given: SpawnStdio? = nil, stderr givenStderr: CInt? = nil
+    ) throws(SpawnError) -> SpawnedProcess {
         let executable = command.executable
-        var stdinPipe: [CInt] = [-1, -1]
-        var stdoutPipe: [CInt] = [-1, -1]
+        let stdio: SpawnStdio
+        if let given {
+            stdio = given
+        } else {
+            guard let made = SpawnStdio.make() else { throw SpawnError(executable: executable, errno: errno) }
+            stdio = made
+        }
         // A given stderr stands where the pipe's ends would: the child's end is the caller's
         // (never closed here), and there is no read end.
-        var stderrPipe: [CInt] = given.map { [-1, $0] } ?? [-1, -1]
-        guard makePipe(&stdinPipe) else { throw SpawnError(executable: executable, errno: errno) }
-        guard makePipe(&stdoutPipe) else {
+        var stderrPipe: [CInt] = givenStderr.map { [-1, $0] } ?? [-1, -1]
+        guard givenStderr != nil || makePipe(&stderrPipe) else {
             let saved = errno
-            closeAll(stdinPipe)
-            throw SpawnError(executable: executable, errno: saved)
-        }
-        guard given != nil || makePipe(&stderrPipe) else {
-            let saved = errno
-            closeAll(stdinPipe + stdoutPipe)
+            if given == nil {
+                stdio.closeChildEnds()
+                closeAll([stdio.stdinWrite, stdio.stdoutRead])
+            }
             throw SpawnError(executable: executable, errno: saved)
         }
 
@@ -99,7 +139,8 @@ public struct ProcessSpawner: Sendable {
             strings.writes.withUnsafeBufferPointer { writes in
                 guard let rules = command.sandbox else {
                     return widgethost_spawn(
-                        executable, strings.argv, strings.envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], nil, &failure)
+                        executable, strings.argv, strings.envp, stdio.stdinRead, stdio.stdoutWrite, stderrPipe[1], nil,
+                        &failure)
                 }
                 var sandbox = widgethost_sandbox(
                     reads: reads.baseAddress, read_count: CInt(reads.count), writes: writes.baseAddress,
@@ -107,18 +148,21 @@ public struct ProcessSpawner: Sendable {
                     seccomp: rules.seccomp ? 1 : 0, open_files: rules.openFiles ?? -1, processes: rules.processes ?? -1,
                     required: rules.required ? 1 : 0)
                 return widgethost_spawn(
-                    executable, strings.argv, strings.envp, stdinPipe[0], stdoutPipe[1], stderrPipe[1], &sandbox, &failure)
+                    executable, strings.argv, strings.envp, stdio.stdinRead, stdio.stdoutWrite, stderrPipe[1], &sandbox,
+                    &failure)
             }
         }
-        // The child's ends belong to the child now (a given stderr stays the caller's).
-        closeAll([stdinPipe[0], stdoutPipe[1], given == nil ? stderrPipe[1] : -1])
+        // The child's ends belong to the child now (given ones once it has them; a given
+        // stderr stays the caller's).
+        if pid > 0 || given == nil { stdio.closeChildEnds() }
+        if givenStderr == nil { closeAll([stderrPipe[1]]) }
         guard pid > 0 else {
-            closeAll([stdinPipe[1], stdoutPipe[0], stderrPipe[0]])
+            closeAll([stderrPipe[0]] + (given == nil ? [stdio.stdinWrite, stdio.stdoutRead] : []))
             let reason = withUnsafeBytes(of: failure.reason) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             if !reason.isEmpty { throw SpawnError(executable: executable, reason: reason) }
             throw SpawnError(executable: executable, errno: failure.error)
         }
-        return SpawnedProcess(pid: pid, stdinWrite: stdinPipe[1], stdoutRead: stdoutPipe[0], stderrRead: stderrPipe[0])
+        return SpawnedProcess(pid: pid, stdinWrite: stdio.stdinWrite, stdoutRead: stdio.stdoutRead, stderrRead: stderrPipe[0])
     }
 
     private static func makePipe(_ fds: inout [CInt]) -> Bool {
