@@ -87,4 +87,29 @@ struct BatchWriteTests {
         #expect(failures == [.writeFailed(path: "/state", sqliteMessage: "disk I/O error [\"w1\"]")])
         #expect(driver.host.record(of: "w1") != nil)
     }
+
+    @Test("A batch's effects leave after its one write, in order; a batch that only wrote ends no step")
+    func heldEffectsInOrder() throws {
+        let now = Date(timeIntervalSince1970: 1_771_142_400)
+        let runner = FlushTests.Runner(log: FlushTests.Log())
+        let store = Store()
+        let driver = HostDriver(
+            host: WidgetHost(configuration: HostConfiguration()), clock: FlushTests.Clock(now: now), runner: runner,
+            store: store, notices: FlushTests.Sink())
+        var steps = 0
+        driver.didStep = { steps += 1 }
+        driver.handle(.hostStarted(bootID: "b"))
+        driver.handle(.catalogChanged([FlushTests.descriptor(pipelining: true)]))
+        _ = store.take()
+        driver.batch {
+            for _ in 0..<2 { driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall))) }
+            #expect(runner.sent.isEmpty, "nothing leaves before the batch's write")
+        }
+        #expect(store.take().count == 1, "the batch's one write")
+        #expect(runner.sent.map(\.widget) == ["w1", "w1", "w2", "w2"], "each widget's requests, in the steps' order")
+        let before = steps
+        driver.batch { driver.handle(.viewRecorded("w1")) }
+        #expect(store.take().map(\.changed.count) == [1], "the view is written")
+        #expect(steps == before + 1, "the view's own step, and no second one: no effect was held")
+    }
 }
