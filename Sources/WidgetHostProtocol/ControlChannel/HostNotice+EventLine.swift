@@ -24,6 +24,7 @@ extension WireEncoder {
     /// `HostNotice.eventLine()` without the fallback: throws `Unsupported` where `WireEncoder`
     /// would.
     static func eventLine(_ notice: HostNotice) throws -> [UInt8] {
+        if let line = try reloadEventLine(notice) { return line }
         let flat = FlatNotice(notice)
         var object = FlatObjectWriter()
         object.writer.append(#"{"jsonrpc":"2.0","method":"event","params":{"#)
@@ -52,6 +53,61 @@ extension WireEncoder {
         if let until = flat.until { object.member(#""until":"#, until) }
         if let value = flat.value { try object.member(#""value":"#, try box(value)) }
         if let widgetId = flat.widgetId { object.member(#""widgetId":"#, widgetId) }
+        object.writer.append("}}\n")
+        return object.writer.bytes
+    }
+}
+
+extension WireEncoder {
+    /// The four notices of every reload (`reloadStarted`, `reloadFinished`, `entryChanged`,
+    /// `extensionStopped` when the process stops idle) written from the notice itself, the
+    /// same members in the same order as through `FlatNotice`, whose two dozen optional
+    /// fields were ~1,900 instructions a notice to fill and drop (issue 16, callgrind); nil
+    /// for the others. `HostNoticeEventLineTests` compares every shape with `JSONEncoder`.
+    fileprivate static func reloadEventLine(_ notice: HostNotice) throws -> [UInt8]? {
+        var object = FlatObjectWriter()
+        object.writer.append(#"{"jsonrpc":"2.0","method":"event","params":{"#)
+        switch notice {
+        case .reloadStarted(let widget, let at, let charge, let requestedAt):
+            object.member(#""at":"#, at)
+            try object.member(#""budgeted":"#, .bool(charge.isBudgeted))
+            switch charge {
+            case .budgeted: break
+            case .exempt(let reason): object.member(#""exemption":"#, reason.rawValue)
+            case .prepaid: object.member(#""exemption":"#, "prepaid")
+            }
+            object.member(#""extension":"#, widget.extension)
+            object.member(#""kind":"#, widget.kind)
+            object.member(#""requestedAt":"#, requestedAt)
+            object.member(#""type":"#, HostNotice.NoticeType.reloadStarted.rawValue)
+            object.member(#""widgetId":"#, widget.id)
+        case .reloadFinished(let widget, let at, let budgeted, let result, let durationMs, let footprintBytes, let detail):
+            object.member(#""at":"#, at)
+            try object.member(#""budgeted":"#, .bool(budgeted))
+            if let detail { object.member(#""detail":"#, detail) }
+            try object.member(#""durationMs":"#, .double(durationMs))
+            object.member(#""extension":"#, widget.extension)
+            if let footprintBytes { try object.member(#""footprintBytes":"#, .int(Int64(footprintBytes))) }
+            object.member(#""kind":"#, widget.kind)
+            object.member(#""result":"#, result.rawValue)
+            object.member(#""type":"#, HostNotice.NoticeType.reloadFinished.rawValue)
+            object.member(#""widgetId":"#, widget.id)
+        case .entryChanged(let widget, let at, let entry, let source):
+            object.member(#""at":"#, at)
+            object.member(#""detail":"#, source.rawValue)
+            if let entry { try object.member(#""entry":"#, entry) }
+            object.member(#""extension":"#, widget.extension)
+            object.member(#""kind":"#, widget.kind)
+            object.member(#""type":"#, HostNotice.NoticeType.entryChanged.rawValue)
+            object.member(#""widgetId":"#, widget.id)
+        case .extensionStopped(let ext, let at, let detail):
+            object.member(#""at":"#, at)
+            object.member(#""detail":"#, detail)
+            object.member(#""extension":"#, ext)
+            object.member(#""type":"#, HostNotice.NoticeType.extensionStopped.rawValue)
+        default:
+            return nil
+        }
         object.writer.append("}}\n")
         return object.writer.bytes
     }
