@@ -104,6 +104,20 @@ struct RecordJSONTests {
         }
     }
 
+    @Test("A record that fails to encode leaves what is kept right for the next write")
+    func failureKeepsItRight() throws {
+        var memo = RecordJSON()
+        var record = richRecord(2)
+        #expect(try memo.encode(record) == WireCoding.encodeBytes(record))
+        record.lastOutcome = nil
+        record.views.append(stateT0 + 5)
+        let good = record
+        record.placeholder = TimelineEntryPayload(date: stateT0, content: .number(.nan))
+        #expect(throws: (any Error).self) { try memo.encode(record) }
+        #expect(try memo.encode(good) == WireCoding.encodeBytes(good))
+        #expect(try memo.encode(richRecord(2)) == WireCoding.encodeBytes(richRecord(2)))
+    }
+
     @Test("An entry kept is reused only for an equal entry, and no more than a few are kept")
     func entryMemo() throws {
         var memo = EntryJSONMemo()
