@@ -28,6 +28,24 @@ struct PreparedLaunchTests {
         return command
     }
 
+    @Test("A command whose environment is not its launch's keeps it, with the prepared PATH and TMPDIR set in it")
+    func ownEnvironment() throws {
+        let root = NSTemporaryDirectory() + "whprepared-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let sandbox = confinement(root: root)
+        let launch = launch("com.example.c")
+        let first = try command(sandbox, launch)
+        var extra = SpawnCommand(
+            executable: launch.executable, arguments: ["--flag"], environment: launch.environment.merging(["EXTRA": "1"]) { $1 })
+        try sandbox.confine(&extra, for: launch)
+        #expect(extra.environment["EXTRA"] == "1")
+        #expect(extra.environment["PATH"] == first.environment["PATH"] && extra.environment["TMPDIR"] == first.environment["TMPDIR"])
+        var expected = first.environment
+        expected["EXTRA"] = "1"
+        #expect(extra.environment == expected)
+        #expect(try command(sandbox, launch) == first, "the launch's own environment still gets the first command")
+    }
+
     @Test("A second spawn of a launch gets the first one's command; another launch gets its own")
     func reused() throws {
         let root = NSTemporaryDirectory() + "whprepared-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -37,14 +37,25 @@ public struct SandboxConfinement: LaunchConfinement {
     public func confine(_ command: inout SpawnCommand, for launch: ExtensionLaunch) throws(SpawnError) {
         if let refusal { throw SpawnError(executable: launch.executable, reason: refusal) }
         let launchPath = command.environment["PATH"]
+        let base = command.environment
         let setup = try prepared.setup(for: launch, path: launchPath) { () throws(SpawnError) in
             let profile = try SandboxProfile(launch, limits: limits, temporaryRoot: temporaryRoot)
+            var environment = base
+            environment["PATH"] = profile.path(from: launchPath)
+            environment["TMPDIR"] = profile.temporaryDirectory
             return PreparedLaunch(
                 sandbox: profile.sandbox(support: support, required: mode == .required),
-                path: profile.path(from: launchPath), temporaryDirectory: profile.temporaryDirectory)
+                path: profile.path(from: launchPath), temporaryDirectory: profile.temporaryDirectory,
+                base: base, environment: environment)
         }
-        command.environment["PATH"] = setup.path
-        command.environment["TMPDIR"] = setup.temporaryDirectory
+        if command.environment == setup.base {
+            // The environment the first spawn confined, itself: the spawn's C strings kept for
+            // it (`PreparedCommands`) are then found by identity, not key by key.
+            command.environment = setup.environment
+        } else {
+            command.environment["PATH"] = setup.path
+            command.environment["TMPDIR"] = setup.temporaryDirectory
+        }
         command.sandbox = setup.sandbox
     }
 }
@@ -64,6 +75,9 @@ struct PreparedLaunch: Sendable {
     var sandbox: SpawnSandbox
     var path: String
     var temporaryDirectory: String
+    /// The command's environment it was made for, and that environment with PATH and TMPDIR set.
+    var base: [String: String]
+    var environment: [String: String]
 }
 
 /// `SandboxConfinement`'s work per launch, done once: the profile (the executable's links
@@ -75,6 +89,15 @@ final class PreparedLaunches: Sendable {
     private struct Key: Hashable {
         var launch: ExtensionLaunch
         var path: String?
+
+        /// Hashed by what tells launches apart, compared whole: hashing the whole launch (its
+        /// environment's every key and value) was ~4 k instructions before each cold start's
+        /// clone, and the comparison of a launch with its own stored copy is by identity.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(launch.bundleID)
+            hasher.combine(launch.executable)
+            hasher.combine(path)
+        }
     }
 
     private let entries = Mutex<[Key: PreparedLaunch]>([:])
