@@ -39,6 +39,33 @@ struct NoticeFlushDaemonTests {
         #expect(lines.last == "flush")
     }
 
+    @Test("Two subscribers get every notice in the order they subscribed, and each is flushed")
+    func twoSubscribersInOrder() throws {
+        let fixture = try DaemonFixture()
+        let seen = Seen()
+        let runtime = fixture.daemon.runtime
+        _ = try runtime.eventLoop.submit {
+            for name in ["a", "b"] {
+                _ = runtime.subscribe(flush: { seen.add("\(name):flush") }) { published in
+                    seen.add("\(name):\(published.notice.type.rawValue)")
+                }
+            }
+        }.wait()
+        let client = try fixture.client()
+        _ = try client.result("addWidget", ["kind": "WellBehavedWidget", "family": "systemSmall"], as: AddWidgetResult.self)
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, !(seen.all.contains("b:entryChanged") && seen.all.last == "b:flush") { usleep(10_000) }
+        let lines = seen.all
+        let a = lines.filter { $0.hasPrefix("a:") }.map { $0.dropFirst(2) }
+        let b = lines.filter { $0.hasPrefix("b:") }.map { $0.dropFirst(2) }
+        #expect(a == b, "\(lines)")
+        #expect(a.contains("entryChanged") && a.last == "flush", "\(lines)")
+        // Each notice reaches a first, then b.
+        for (index, line) in lines.enumerated() where line.hasPrefix("a:") && line != "a:flush" {
+            #expect(lines[index + 1] == "b:" + line.dropFirst(2), "\(lines)")
+        }
+    }
+
     @Test("A subscribe connection reads the reply step's reloadFinished and entryChanged in one read")
     func oneReadForTheReplyStep() throws {
         let fixture = try DaemonFixture()

@@ -152,11 +152,21 @@ public final class HostRuntime: @unchecked Sendable, NoticeSink {
         log(notice)
         guard !subscribers.isEmpty else { return }
         let published = PublishedNotice(notice)
+        if subscribers.count == 1, let (id, subscriber) = subscribers.first {
+            // One subscriber (the usual case): no order to keep, nothing to look up again
+            // (sorting the ids and looking each up cost ~500 instructions a notice, callgrind).
+            deliver(published, to: subscriber, id: id)
+            return
+        }
         for id in subscribers.keys.sorted() {
             guard let subscriber = subscribers[id] else { continue }
-            subscriber.handler(published)
-            if subscriber.flush != nil, !unflushedSubscribers.contains(id) { unflushedSubscribers.append(id) }
+            deliver(published, to: subscriber, id: id)
         }
+    }
+
+    private func deliver(_ published: PublishedNotice, to subscriber: Subscriber, id: Int) {
+        subscriber.handler(published)
+        if subscriber.flush != nil, !unflushedSubscribers.contains(id) { unflushedSubscribers.append(id) }
     }
 
     /// The step's notices are all published (`HostDriver`): each subscriber that held them
