@@ -46,6 +46,24 @@ struct StoreBindingTests {
         #expect(loaded.widgets == [record])
     }
 
+    @Test("Each row's added_at is its own widget's, written alternately and after a change")
+    func addedAtPerWidget() throws {
+        let scratch = ScratchDirectory()
+        let store = try SQLiteStateStore(directory: scratch.path)
+        var first = richRecord(1)
+        var second = richRecord(2)
+        for round in 0..<3 {
+            if round == 2 { first.addedAt += 0.5 }
+            first.views.append(stateT0 + Double(round))
+            second.views.append(stateT0 + Double(round))
+            try store.write(host: nil, changed: [first], removed: [])
+            try store.write(host: nil, changed: [second], removed: [])
+            try store.write(host: nil, changed: [first], removed: [])
+            #expect(try Self.row(store.path, first.info.id) == Self.expected(first), "round \(round)")
+            #expect(try Self.row(store.path, second.info.id) == Self.expected(second), "round \(round)")
+        }
+    }
+
     private func write(_ store: SQLiteStateStore, _ record: inout WidgetRecord) throws {
         let shapes: [(kind: String, app: String, extension: String, configuration: IntentValues?)] = [
             ("K", "", "e", nil),

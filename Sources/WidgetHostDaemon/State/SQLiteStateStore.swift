@@ -23,6 +23,8 @@ public final class SQLiteStateStore: StateStore {
     private let queue: DatabaseQueue
     /// The records' JSON, each field's bytes kept while it does not change.
     private let recordJSON = Mutex(RecordJSON())
+    /// The last `added_at` text written (`addedAtText`).
+    private let lastAddedAt = Mutex<(date: Date, text: String)?>(nil)
     /// Each step's statements, prepared once on the connection.
     private let statements = StoreStatements()
 
@@ -130,10 +132,13 @@ public final class SQLiteStateStore: StateStore {
         // Beside `changed`, index for index: tuples holding a copy of each record cost
         // ~1,500 instructions a write (issue 16, callgrind).
         var rows = WidgetRows(records: changed)
-        for record in changed {
-            rows.json.append(try json(of: record))
-            rows.configuration.append(
-                try record.info.configuration.map { values throws(StateError) in try Self.json(values, of: record.id.rawValue) })
+        for index in changed.indices {
+            rows.json.append(try json(of: changed[index]))
+            if let values = changed[index].info.configuration {
+                rows.configuration.append(try Self.json(values, of: changed[index].id.rawValue))
+            } else {
+                rows.configuration.append(nil)
+            }
         }
         let activityHostJSON = try activities.host.map { record throws(StateError) in
             try Self.json(record, of: "activity_host")
@@ -179,13 +184,14 @@ public final class SQLiteStateStore: StateStore {
             ).execute(arguments: [host.bootID, host.nextWidgetNumber, hostJSON, StateSchema.notes])
         }
         for index in rows.records.indices {
+            // Each field read where it is: binding the record copied it (~900 instructions).
             try rows.records.withUnsafeBufferPointer { records in
-                let record = records[index]
                 try statements.upsertWidget(
-                    id: record.info.id, kind: record.info.kind, family: record.info.family.rawValue, app: record.info.app,
-                    extension: record.info.extension, addedAt: RFC3339.format(record.addedAt), record: rows.json[index],
-                    configuration: rows.configuration[index])
-                try statements.writeLedger(record.info.id, record.ledger, format: RFC3339.format)
+                    id: records[index].info.id, kind: records[index].info.kind,
+                    family: records[index].info.family.rawValue, app: records[index].info.app,
+                    extension: records[index].info.extension, addedAt: addedAtText(records[index].addedAt),
+                    record: rows.json[index], configuration: rows.configuration[index])
+                try statements.writeLedger(records[index].info.id, records[index].ledger, format: RFC3339.format)
             }
         }
         if !removed.isEmpty {
@@ -194,6 +200,17 @@ public final class SQLiteStateStore: StateStore {
                 try statements.clearLedger(of: id.rawValue)
                 try remove.execute(arguments: [id.rawValue])
             }
+        }
+    }
+
+    /// `added_at`'s text: a widget's never changes, and a reload writes the same widget
+    /// twice, so the last one made is kept (RFC3339.format was ~800 instructions a write).
+    private func addedAtText(_ date: Date) -> String {
+        lastAddedAt.withLock { last in
+            if let last, last.date == date { return last.text }
+            let text = RFC3339.format(date)
+            last = (date, text)
+            return text
         }
     }
 
