@@ -125,7 +125,9 @@ final class ProcessPipes: @unchecked Sendable {
                 }
                 .takingOwnershipOfDescriptor(input: spawned.stderrRead)
         }
-        process.perform(process.session.start())
+        let handshake = process.session.start()
+        // A spare's stdin holds `initialize` already, written when it was made (`SpareStdio`).
+        if ready == nil { process.perform(handshake) }
         return process
     }
 

@@ -8,7 +8,9 @@ import Glibc
 /// The stdin and stdout of an extension's next process, made while it has none: the two pipes
 /// and the NIO pipe channel on the host's ends, registered with the loop ahead (the supervisor
 /// makes one when an extension's process has exited). A cold start then spawns on these pipes
-/// and has nothing of its stdio to set up: making the channel after the clone was ~75 k
+/// and has nothing of its stdio to set up, not even `initialize` to write (the same line for
+/// every process, written into the spare's stdin when it is made): the channel made after the
+/// clone was ~75 k
 /// instructions (NIOPipeBootstrap: the channel, its description string, the registration's
 /// futures; callgrind, issue 16), right beside the extension's own start and often on its CPU.
 ///
@@ -22,6 +24,7 @@ final class SpareStdio: @unchecked Sendable {
     let reader = PipeReader(process: nil, stream: .stdout)
     private var channel: (any Channel)?
     private var closed = false
+    private var initializeFailed = false
 
     private init(pipes: SpawnStdio) {
         self.pipes = pipes
@@ -43,6 +46,10 @@ final class SpareStdio: @unchecked Sendable {
                 switch result {
                 case .success(let channel) where !spare.closed:
                     spare.channel = channel
+                    // The process spawned on it finds `initialize` waiting; its start writes no line.
+                    channel.writeAndFlush(ByteBuffer(bytes: ExtensionSession.initializeLine)).whenFailure { _ in
+                        spare.initializeFailed = true
+                    }
                 case .success(let channel):
                     channel.close(promise: nil)
                 case .failure:
@@ -55,9 +62,10 @@ final class SpareStdio: @unchecked Sendable {
         return spare
     }
 
-    /// The channel, if the spare can still be spawned on: registered, open, not closed.
+    /// The channel, if the spare can still be spawned on: registered, open, not closed, its
+    /// `initialize` written (or still going out: it leaves before anything written later).
     var readyChannel: (any Channel)? {
-        guard !closed, let channel, channel.isActive else { return nil }
+        guard !closed, !initializeFailed, let channel, channel.isActive else { return nil }
         return channel
     }
 

@@ -83,7 +83,7 @@ public struct ExtensionSession: Sendable {
     /// `initialize`'s line, the same for every process (its params are the protocol's
     /// revision), made once: made per process it was ~29 k instructions of a cold reload,
     /// right after the spawn (callgrind, issue 16).
-    static let initializeLine: [UInt8] = Array(
+    public static let initializeLine: [UInt8] = Array(
         (try? JSONRPCMessage.request(
             id: initializeID, method: ExtensionMethod.initialize.rawValue,
             params: try? JSONValue(encoding: InitializeParams())).encodedLine()) ?? Data())
