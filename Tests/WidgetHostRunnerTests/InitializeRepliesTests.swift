@@ -69,6 +69,22 @@ struct InitializeRepliesTests {
         #expect(InitializeReplies.shared.result(for: Array(line)) != nil)
     }
 
+    @Test("A line remembered again is kept once, the newest answer wins, and no more than the limit are kept")
+    func keptOnceAndBounded() {
+        let replies = InitializeReplies()
+        let line = answer(kind: "Once")
+        replies.remember(InitializeResult(widgets: []), for: line)
+        replies.remember(InitializeResult(widgets: [], pipelining: true), for: line)
+        #expect(replies.count == 1)
+        #expect(replies.result(for: line)?.pipelining == true)
+        for number in 0..<(InitializeReplies.limit * 2) {
+            replies.remember(InitializeResult(widgets: []), for: answer(kind: "K\(number)"))
+            #expect(replies.count <= InitializeReplies.limit)
+        }
+        #expect(replies.result(for: answer(kind: "K\(InitializeReplies.limit * 2 - 1)")) != nil)
+        #expect(replies.result(for: []) == nil)
+    }
+
     @Test("An answer that does not decode fails initialize every time and is never kept")
     func failuresNotKept() {
         let line = Array(#"{"jsonrpc":"2.0","id":"initialize-1","result":{"widgets":"none \#(UInt64.random(in: 0...UInt64.max))"}}"#.utf8)

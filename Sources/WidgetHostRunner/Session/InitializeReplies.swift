@@ -13,40 +13,37 @@ final class InitializeReplies: Sendable {
     static let shared = InitializeReplies()
     static let limit = 32
 
-    private let entries = Mutex<[Line: InitializeResult]>([:])
+    /// Newest last. Looked up by length and then `memcmp`, newest first: hashing the line
+    /// (~1 KB for the bench's catalog) cost ~2,700 instructions a cold reload; a few bundles
+    /// at most are kept, so the scan is short and most lines differ in length.
+    private let entries = Mutex<[(line: [UInt8], result: InitializeResult)]>([])
 
     func result(for line: [UInt8]) -> InitializeResult? {
-        entries.withLock { $0[Line(line)] }
+        entries.withLock { entries in
+            for index in entries.indices.reversed() where Self.same(entries[index].line, line) {
+                return entries[index].result
+            }
+            return nil
+        }
     }
 
     func remember(_ result: InitializeResult, for line: [UInt8]) {
         entries.withLock { entries in
+            if let index = entries.firstIndex(where: { Self.same($0.line, line) }) { entries.remove(at: index) }
             if entries.count >= Self.limit { entries.removeAll() }
-            entries[Line(line)] = result
+            entries.append((line, result))
         }
     }
 
     var count: Int { entries.withLock { $0.count } }
 
-    /// A line as a key, hashed and compared as one run of bytes. `[UInt8]`'s own `Hashable`
-    /// feeds the hasher byte by byte: looking up the bench's `initialize` line cost 16,500
-    /// instructions, every cold reload (issue 16, callgrind).
-    private struct Line: Hashable, Sendable {
-        let bytes: [UInt8]
-
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-        func hash(into hasher: inout Hasher) {
-            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
-
-        static func == (a: Line, b: Line) -> Bool {
-            guard a.bytes.count == b.bytes.count else { return false }
-            return a.bytes.withUnsafeBytes { x in
-                b.bytes.withUnsafeBytes { y in
-                    guard let x = x.baseAddress, let y = y.baseAddress else { return true }
-                    return memcmp(x, y, a.bytes.count) == 0
-                }
+    /// The same bytes: equal lengths, then one `memcmp`.
+    private static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBytes { x in
+            b.withUnsafeBytes { y in
+                guard let x = x.baseAddress, let y = y.baseAddress else { return true }
+                return memcmp(x, y, a.count) == 0
             }
         }
     }
