@@ -108,7 +108,7 @@ struct BatchWriteTests {
         #expect(store.take().count == 1, "the batch's one write")
         #expect(runner.sent.map(\.widget) == ["w1", "w1", "w2", "w2"], "each widget's requests, in the steps' order")
         let before = steps
-        driver.batch { driver.handle(.viewRecorded("w1")) }
+        driver.batch { _ = driver.handle(.viewRecorded("w1")) }
         #expect(store.take().map(\.changed.count) == [1], "the view is written")
         #expect(steps == before + 1, "the view's own step, and no second one: no effect was held")
     }

@@ -7,7 +7,7 @@
 ///     {"jsonrpc":"2.0","id":N,"method":"reloadTimelines","params":{"kind":"K"}}
 ///     {"id":N,"jsonrpc":"2.0","method":"reloadTimelines","params":{"kind":"K"}}   (keys sorted, as ControlClient writes them)
 ///
-/// where N is as `PlainStatusRequest` takes it (`0` or 1 to 18 digits without a leading zero)
+/// where N is as `PlainRequestHead` reads it (`0` or 1 to 18 digits without a leading zero)
 /// and K is 1 to 256 bytes of printable ASCII other than `"` and `\` (so that its text is the
 /// string, with nothing to unescape or validate). Anything else goes the normal way; these are
 /// requests the normal way reads as `request(id: .number(N), method: "reloadTimelines",
@@ -15,7 +15,6 @@
 /// mutations of them. The request then runs through the dispatcher's own `reloadTimelines`
 /// case (`ControlAuthority` included): only the reading is skipped.
 enum PlainReloadRequest {
-    private static let prefixes: [[UInt8]] = [Array(#"{"jsonrpc":"2.0","id":"#.utf8), Array(#"{"id":"#.utf8)]
     /// What follows the id, up to the kind's text, for each prefix.
     private static let middles: [[UInt8]] = [
         Array(#","method":"reloadTimelines","params":{"kind":""#.utf8),
@@ -31,40 +30,19 @@ enum PlainReloadRequest {
 
     static func request(of line: UnsafeBufferPointer<UInt8>) -> (id: Int, kind: String)? {
         // The shortest shape is 73 bytes; skipping others early keeps the normal path's cost.
-        guard line.count >= 73, line[0] == UInt8(ascii: "{"), line[line.count - 1] == UInt8(ascii: "}") else { return nil }
-        for shape in 0..<prefixes.count {
-            let prefix = prefixes[shape]
-            guard starts(line, at: 0, with: prefix) else { continue }
-            var index = prefix.count
-            var id = 0
-            let first = index
-            while index < line.count, line[index] >= UInt8(ascii: "0"), line[index] <= UInt8(ascii: "9") {
-                // 18 digits always fit an Int; a 19th is refused before it could overflow.
-                if index - first == 18 { return nil }
-                id = id * 10 + Int(line[index] - UInt8(ascii: "0"))
-                index += 1
-            }
-            let digits = index - first
-            guard digits > 0, digits == 1 || line[first] != UInt8(ascii: "0") else { return nil }
-            let middle = middles[shape]
-            guard starts(line, at: index, with: middle) else { return nil }
-            let kindStart = index + middle.count
-            let kindEnd = line.count - end.count
-            guard kindEnd > kindStart, kindEnd - kindStart <= maxKindBytes, starts(line, at: kindEnd, with: end) else {
-                return nil
-            }
-            for byte in line[kindStart..<kindEnd]
-            where byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                return nil
-            }
-            return (id, String(decoding: UnsafeBufferPointer(rebasing: line[kindStart..<kindEnd]), as: UTF8.self))
+        guard line.count >= 73, line[0] == UInt8(ascii: "{"), line[line.count - 1] == UInt8(ascii: "}"),
+            let head = PlainRequestHead.read(line)
+        else { return nil }
+        let middle = middles[head.shape]
+        guard PlainRequestHead.starts(line, at: head.end, with: middle) else { return nil }
+        let kindStart = head.end + middle.count
+        let kindEnd = line.count - end.count
+        guard kindEnd > kindStart, kindEnd - kindStart <= maxKindBytes, PlainRequestHead.starts(line, at: kindEnd, with: end)
+        else { return nil }
+        for byte in line[kindStart..<kindEnd]
+        where byte < 0x20 || byte > 0x7E || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return nil
         }
-        return nil
-    }
-
-    private static func starts(_ line: UnsafeBufferPointer<UInt8>, at offset: Int, with bytes: [UInt8]) -> Bool {
-        guard offset >= 0, line.count - offset >= bytes.count else { return false }
-        for index in 0..<bytes.count where line[offset + index] != bytes[index] { return false }
-        return true
+        return (head.id, String(decoding: UnsafeBufferPointer(rebasing: line[kindStart..<kindEnd]), as: UTF8.self))
     }
 }
