@@ -115,8 +115,12 @@ extension FootprintTests {
             #expect(readings.0 == readings.2)
             #expect(
                 FootprintReader().descendants(of: pid).sorted() == TextReader.descendants(of: pid).sorted())
-            // Read again through the same descriptors: the same figure.
-            #expect(footprint.read() == readings.1)
+            // Read again through the same descriptors: the text reader's figure. Again a round
+            // of both, as a process can still be starting when the three first agree (a page
+            // more for `sleep` once, 40,960 against 32,768 bytes).
+            let again = Self.agree(on: pid, footprint: footprint)
+            #expect(again.1 != nil)
+            #expect(again.1 == again.0)
         }
 
         @Test("A child that appears after the first read is counted by the next, through the same descriptors")
