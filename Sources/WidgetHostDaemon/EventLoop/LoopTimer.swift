@@ -21,7 +21,8 @@ import Glibc
 final class LoopTimer: @unchecked Sendable {
     let eventLoop: any EventLoop
     private let descriptor: CInt
-    private var channel: (any Channel)?
+    /// The timerfd read on the loop, until `close`.
+    private let reader: KeptDescriptorChannel
     private var closed = false
     /// What the timer should be set to: when it expires next (monotonic nanoseconds) and its
     /// period (0: once).
@@ -42,11 +43,13 @@ final class LoopTimer: @unchecked Sendable {
         self.eventLoop = eventLoop
         descriptor = timerfd_create(CLOCK_MONOTONIC, CInt(TFD_NONBLOCK | TFD_CLOEXEC))
         guard descriptor >= 0 else { throw IOError(errnoCode: errno, reason: "timerfd_create") }
-        open()
+        reader = KeptDescriptorChannel(descriptor, on: eventLoop)
+        reader.onRead = { [weak self] _ in self?.expired() }
+        reader.open()
     }
 
     deinit {
-        channel?.close(promise: nil)
+        reader.close()
         Glibc.close(descriptor)
     }
 
@@ -88,8 +91,7 @@ final class LoopTimer: @unchecked Sendable {
     func close() {
         closed = true
         desired = nil
-        channel?.close(promise: nil)
-        channel = nil
+        reader.close()
     }
 
     /// The kernel's timer is set at the end of the loop's turn, once what the selector
@@ -115,25 +117,6 @@ final class LoopTimer: @unchecked Sendable {
         }
         timerfd_settime(descriptor, CInt(TFD_TIMER_ABSTIME), &spec, nil)
         settings += 1
-    }
-
-    private func open() {
-        DescriptorChannel.open(
-            duplicating: descriptor, on: eventLoop,
-            onRead: { [weak self] _ in self?.expired() },
-            onClose: { [weak self] in
-                // NIO closes the channel after a failed read; open it again on the same timer.
-                guard let self, !self.closed else { return }
-                self.channel = nil
-                self.open()
-            }
-        ).whenSuccess { [weak self] channel in
-            guard let self, !self.closed else {
-                channel.close(promise: nil)
-                return
-            }
-            self.channel = channel
-        }
     }
 
     private func expired() {

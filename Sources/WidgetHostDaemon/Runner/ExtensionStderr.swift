@@ -27,13 +27,14 @@ final class ExtensionStderr: @unchecked Sendable {
     /// Non-blocking (the write end is not: an extension that writes faster than the daemon
     /// reads waits, as it did on a pipe of its own).
     private let readEnd: CInt
-    private var channel: (any Channel)?
+    /// The read end on the loop, from `listen` until `close`.
+    private let reader: KeptDescriptorChannel
     private var closed = false
     private var listening = false
     /// The process that gets what is read: the one started last.
     var owner: ProcessPipes?
     /// Channels opened on the read end (tests: one per extension, not one per process).
-    private(set) var channelsOpened = 0
+    var channelsOpened: Int { reader.opened }
 
     /// Must be called on `eventLoop`.
     init(on eventLoop: any EventLoop) throws {
@@ -49,10 +50,12 @@ final class ExtensionStderr: @unchecked Sendable {
         }
         readEnd = ends[0]
         writeEnd = ends[1]
+        reader = KeptDescriptorChannel(ends[0], on: eventLoop)
+        reader.onRead = { [weak self] buffer in self?.owner?.receivedStderr(buffer) }
     }
 
     deinit {
-        channel?.close(promise: nil)
+        reader.close()
         Glibc.close(readEnd)
         Glibc.close(writeEnd)
     }
@@ -73,7 +76,7 @@ final class ExtensionStderr: @unchecked Sendable {
     func listen() {
         guard !listening, !closed else { return }
         listening = true
-        open()
+        reader.open()
     }
 
     /// Closes the read end's channel and lets go of the owner (the extension is gone, or the
@@ -81,27 +84,6 @@ final class ExtensionStderr: @unchecked Sendable {
     func close() {
         closed = true
         owner = nil
-        channel?.close(promise: nil)
-        channel = nil
-    }
-
-    private func open() {
-        channelsOpened += 1
-        DescriptorChannel.open(
-            duplicating: readEnd, on: eventLoop,
-            onRead: { [weak self] buffer in self?.owner?.receivedStderr(buffer) },
-            onClose: { [weak self] in
-                // NIO closes the channel after a failed read; open it again on the same pipe.
-                guard let self, !self.closed else { return }
-                self.channel = nil
-                self.open()
-            }
-        ).whenSuccess { [weak self] channel in
-            guard let self, !self.closed else {
-                channel.close(promise: nil)
-                return
-            }
-            self.channel = channel
-        }
+        reader.close()
     }
 }
