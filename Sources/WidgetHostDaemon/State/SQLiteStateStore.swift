@@ -183,9 +183,9 @@ public final class SQLiteStateStore: StateStore {
                     """
             ).execute(arguments: [host.bootID, host.nextWidgetNumber, hostJSON, StateSchema.notes])
         }
-        for index in rows.records.indices {
-            // Each field read where it is: binding the record copied it (~900 instructions).
-            try rows.records.withUnsafeBufferPointer { records in
+        // Each field read where it is: binding the record copied it (~900 instructions).
+        try rows.records.withUnsafeBufferPointer { records in
+            for index in records.indices {
                 try statements.upsertWidget(
                     id: records[index].info.id, kind: records[index].info.kind,
                     family: records[index].info.family.rawValue, app: records[index].info.app,

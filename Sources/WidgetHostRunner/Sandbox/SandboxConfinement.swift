@@ -40,13 +40,13 @@ public struct SandboxConfinement: LaunchConfinement {
         let base = command.environment
         let setup = try prepared.setup(for: launch, path: launchPath) { () throws(SpawnError) in
             let profile = try SandboxProfile(launch, limits: limits, temporaryRoot: temporaryRoot)
+            let path = profile.path(from: launchPath)
             var environment = base
-            environment["PATH"] = profile.path(from: launchPath)
+            environment["PATH"] = path
             environment["TMPDIR"] = profile.temporaryDirectory
             return PreparedLaunch(
                 sandbox: profile.sandbox(support: support, required: mode == .required),
-                path: profile.path(from: launchPath), temporaryDirectory: profile.temporaryDirectory,
-                base: base, environment: environment)
+                path: path, temporaryDirectory: profile.temporaryDirectory, base: base, environment: environment)
         }
         if command.environment == setup.base {
             // The environment the first spawn confined, itself: the spawn's C strings kept for
