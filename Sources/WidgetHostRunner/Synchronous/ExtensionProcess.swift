@@ -67,6 +67,9 @@ public final class ExtensionProcess {
         let process = ExtensionProcess(
             launch: launch, spawned: try spawner.spawn(launch), limits: limits, sampleInterval: sampleInterval)
         process.perform(process.session.start())
+        // The harness and the doctor have no idle moment between their processes: the next
+        // one's ruleset is made while this one loads.
+        spawner.prepareNextSpawn(of: launch)
         return process
     }
 

@@ -68,6 +68,8 @@ struct SandboxWorld {
         let errors = Self.readAll(spawned.stderrRead)
         var status: CInt = 0
         waitpid(spawned.pid, &status, 0)
+        // As the daemon does once an extension's process has exited.
+        ProcessSpawner.prepareNextSpawn(of: command)
         let line = output.trimmingCharacters(in: .whitespacesAndNewlines)
         return line.isEmpty ? "no answer; stderr: " + errors : line
     }
