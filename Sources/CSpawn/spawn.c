@@ -20,9 +20,10 @@
 //      landlock_restrict_self, and the ruleset's descriptor closed;
 //   7. the seccomp filter;
 //   8. an empty signal mask, and execve.
-// A step that fails is reported to the parent in the shared memory (which step, errno); the
-// child exits 127. Without `required`, a rule that fails (Landlock, seccomp, a limit) is
-// skipped, as the kernel lacking it is; with it, the spawn fails naming the rule.
+// Once the child has exec'd, the parent moves it off its own CPU if it is there
+// (move_off_this_cpu). A step that fails is reported to the parent in the shared memory (which
+// step, errno); the child exits 127. Without `required`, a rule that fails (Landlock, seccomp,
+// a limit) is skipped, as the kernel lacking it is; with it, the spawn fails naming the rule.
 //
 // Each spawn gets a ruleset of its own (landlock_ruleset.c): a rule holds the inode its path
 // named when the rule was added, so a ruleset kept per launch would keep refusing
@@ -250,6 +251,24 @@ static int child(void *argument) {
 
 // MARK: - Spawning
 
+/// The new process off this CPU, if it is here and another is allowed, its CPU mask then as it
+/// was. The execve wakes the parent of a CLONE_VFORK child, and the scheduler may wake it on the
+/// child's CPU, where it preempts the child: the daemon's work after a spawn (the step's
+/// transaction, the requests, the control reply) then ran first while the extension, halfway
+/// through its execve, waited — 0.5–0.6 ms of every cold start on the 2-core VM whose kernel
+/// always did so, with the other CPU idle (`sched_switch` traces, docs/benchmarks.md). Moved,
+/// it loads beside the parent. Where the parent woke elsewhere, the child is not here: nothing moves.
+static void move_off_this_cpu(pid_t pid) {
+    int here = sched_getcpu();
+    cpu_set_t allowed;
+    if (here < 0 || sched_getaffinity(pid, sizeof allowed, &allowed) != 0) return;
+    if (!CPU_ISSET(here, &allowed) || CPU_COUNT(&allowed) < 2) return;
+    cpu_set_t elsewhere = allowed;
+    CPU_CLR(here, &elsewhere);
+    if (sched_setaffinity(pid, sizeof elsewhere, &elsewhere) != 0) return;
+    sched_setaffinity(pid, sizeof allowed, &allowed);
+}
+
 void widgethost_prepare_ruleset(const struct widgethost_sandbox *sandbox) {
     if (sandbox->abi_cap > 0 || sandbox->required) sandbox_ruleset_prepare_next(sandbox);
 }
@@ -319,6 +338,7 @@ pid_t widgethost_spawn(
         }
         return -1;
     }
+    move_off_this_cpu(pid);
     return pid;
 failed:
     if (plan.ruleset >= 0) close(plan.ruleset);

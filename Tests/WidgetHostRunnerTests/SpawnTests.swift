@@ -46,6 +46,27 @@ struct SpawnTests {
         #expect(descriptors.subtracting(["0", "1", "2", "10", "255"]).isEmpty, "descriptors: \(descriptors.sorted())")
     }
 
+    @Test("The child keeps the spawning thread's CPU mask: moved off the host's CPU after its execve, it is not pinned elsewhere")
+    func cpuMaskKept() throws {
+        func allowed(_ status: String) throws -> String {
+            let text = try String(contentsOfFile: status, encoding: .utf8)
+            return try #require(text.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }).description
+        }
+        for _ in 0..<5 {
+            let spawned = try ProcessSpawner().spawn(
+                ExtensionLaunch(bundleID: "com.test.widget", executable: "/bin/cat", directory: "/", environment: [:]))
+            defer {
+                close(spawned.stdoutRead)
+                close(spawned.stderrRead)
+                var status: CInt = 0
+                waitpid(spawned.pid, &status, 0)
+            }
+            let mask = try allowed("/proc/\(spawned.pid)/status")
+            close(spawned.stdinWrite)
+            #expect(mask == (try allowed("/proc/thread-self/status")))
+        }
+    }
+
     @Test("The host's ends of the three pipes close on exec, so no other process the host starts inherits them")
     func hostEndsCloseOnExec() throws {
         let spawned = try ProcessSpawner().spawn(
