@@ -1,4 +1,3 @@
-import CSpawn
 import Foundation
 import NIOCore
 import NIOPosix
@@ -41,11 +40,11 @@ struct SpareStdioTests {
             }
             #expect(try loop.submit { supervisor.spareStdio(for: ext)?.readyChannel != nil }.wait())
             // The exit also made the next process's Landlock ruleset, which the start takes.
-            let taken = widgethost_prepared_rulesets_taken()
+            let taken = ProcessSpawner.preparedRulesetsTaken
             _ = try client.call("reloadTimelines", ["kind": "WellBehavedWidget"])
             #expect(events.nextNotice { $0.type == .reloadFinished && $0.widgetId == added.widget.id }?.result == .success)
             #expect(try loop.submit { supervisor.startsOnSpareStdio }.wait() == round)
-            if SandboxSupport.probe().landlockABI > 0 { #expect(widgethost_prepared_rulesets_taken() > taken) }
+            if SandboxSupport.probe().landlockABI > 0 { #expect(ProcessSpawner.preparedRulesetsTaken > taken) }
         }
     }
 

@@ -53,22 +53,17 @@ struct SpawnTests {
             return try #require(text.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }).description
         }
         for _ in 0..<5 {
-            let spawned = try ProcessSpawner().spawn(
-                ExtensionLaunch(bundleID: "com.test.widget", executable: "/bin/cat", directory: "/", environment: [:]))
-            defer {
-                close(spawned.stdoutRead)
-                close(spawned.stderrRead)
-                var status: CInt = 0
-                waitpid(spawned.pid, &status, 0)
+            try withCat { spawned in
+                let mask = try allowed("/proc/\(spawned.pid)/status")
+                close(spawned.stdinWrite)
+                #expect(mask == (try allowed("/proc/thread-self/status")))
             }
-            let mask = try allowed("/proc/\(spawned.pid)/status")
-            close(spawned.stdinWrite)
-            #expect(mask == (try allowed("/proc/thread-self/status")))
         }
     }
 
-    @Test("The host's ends of the three pipes close on exec, so no other process the host starts inherits them")
-    func hostEndsCloseOnExec() throws {
+    /// `body` with `/bin/cat` spawned (it exits once `body` closes its stdin); then its other
+    /// ends closed and the process reaped.
+    private func withCat(_ body: (SpawnedProcess) throws -> Void) throws {
         let spawned = try ProcessSpawner().spawn(
             ExtensionLaunch(bundleID: "com.test.widget", executable: "/bin/cat", directory: "/", environment: [:]))
         defer {
@@ -77,10 +72,17 @@ struct SpawnTests {
             var status: CInt = 0
             waitpid(spawned.pid, &status, 0)
         }
-        for descriptor in [spawned.stdinWrite, spawned.stdoutRead, spawned.stderrRead] {
-            #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(descriptor)")
+        try body(spawned)
+    }
+
+    @Test("The host's ends of the three pipes close on exec, so no other process the host starts inherits them")
+    func hostEndsCloseOnExec() throws {
+        try withCat { spawned in
+            for descriptor in [spawned.stdinWrite, spawned.stdoutRead, spawned.stderrRead] {
+                #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(descriptor)")
+            }
+            close(spawned.stdinWrite)  // cat sees the end of its input and exits.
         }
-        close(spawned.stdinWrite)  // cat sees the end of its input and exits.
         #expect(CloseOnExecPipe.make().map { fds in
             defer { fds.forEach { close($0) } }
             return fds.allSatisfy { fcntl($0, F_GETFD) & FD_CLOEXEC != 0 }

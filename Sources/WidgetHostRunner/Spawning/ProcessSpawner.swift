@@ -114,6 +114,10 @@ public struct ProcessSpawner: Sendable {
         Self.prepare(commands.strings(for: command))
     }
 
+    /// How many spawns in this process took a ruleset made ahead rather than making their
+    /// own (tests: a path that changed is granted as it is now; the daemon's exit makes one).
+    public static var preparedRulesetsTaken: UInt { UInt(widgethost_prepared_rulesets_taken()) }
+
     /// Makes the ruleset the next `spawn(command)` takes (`prepareNextSpawn(of:)`).
     public static func prepareNextSpawn(of command: SpawnCommand) {
         prepare(SpawnStrings(command))
