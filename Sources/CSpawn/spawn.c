@@ -269,8 +269,14 @@ static void move_off_this_cpu(pid_t pid) {
     sched_setaffinity(pid, sizeof allowed, &allowed);
 }
 
+/// Whether a spawn of `sandbox` has a Landlock ruleset: the profile allows Landlock, or
+/// `required` needs the attempt to name what is missing.
+static int has_ruleset(const struct widgethost_sandbox *sandbox) {
+    return sandbox->abi_cap > 0 || sandbox->required;
+}
+
 void widgethost_prepare_ruleset(const struct widgethost_sandbox *sandbox) {
-    if (sandbox->abi_cap > 0 || sandbox->required) sandbox_ruleset_prepare_next(sandbox);
+    if (has_ruleset(sandbox)) sandbox_ruleset_prepare_next(sandbox);
 }
 
 int widgethost_pipe_cloexec(int fds[2]) {
@@ -291,7 +297,7 @@ pid_t widgethost_spawn(
         plan.required = sandbox->required;
         plan.open_files = sandbox->open_files;
         if (process_limit(sandbox, failure, &plan.nproc)) return -1;
-        if (sandbox->abi_cap > 0 || sandbox->required) {
+        if (has_ruleset(sandbox)) {
             plan.ruleset = sandbox_ruleset(sandbox, failure, &plan.restrict_flags, &plan.proc_self_access);
             if (plan.ruleset < 0 && failure->error != 0) return -1;
         }

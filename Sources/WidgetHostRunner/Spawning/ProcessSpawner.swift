@@ -98,9 +98,16 @@ public struct ProcessSpawner: Sendable {
     public func spawn(_ launch: ExtensionLaunch, stdio: SpawnStdio? = nil, stderr: CInt? = nil) throws(SpawnError)
         -> SpawnedProcess
     {
+        let command = try confinedCommand(for: launch)
+        return try Self.spawn(command, strings: commands.strings(for: command), stdio: stdio, stderr: stderr)
+    }
+
+    /// `launch`'s command as its confinement gives it: its executable, no arguments, its
+    /// environment, the sandbox's rules.
+    private func confinedCommand(for launch: ExtensionLaunch) throws(SpawnError) -> SpawnCommand {
         var command = SpawnCommand(executable: launch.executable, arguments: [], environment: launch.environment)
         try confinement.confine(&command, for: launch)
-        return try Self.spawn(command, strings: commands.strings(for: command), stdio: stdio, stderr: stderr)
+        return command
     }
 
     /// Makes the Landlock ruleset `launch`'s next spawn takes (`widgethost_prepare_ruleset`:
@@ -109,8 +116,7 @@ public struct ProcessSpawner: Sendable {
     /// extension's CPU while the extension waited (`sched_switch` traces, docs/benchmarks.md).
     /// Nothing happens for a launch the confinement refuses or leaves without Landlock.
     public func prepareNextSpawn(of launch: ExtensionLaunch) {
-        var command = SpawnCommand(executable: launch.executable, arguments: [], environment: launch.environment)
-        guard (try? confinement.confine(&command, for: launch)) != nil else { return }
+        guard let command = try? confinedCommand(for: launch) else { return }
         Self.prepare(commands.strings(for: command))
     }
 
