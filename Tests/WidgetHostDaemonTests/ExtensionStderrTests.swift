@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import Synchronization
 import Testing
 import WidgetHostBundles
 import WidgetHostCore
@@ -14,13 +13,6 @@ import WidgetHostRunner
 /// ones, an unfinished line too, read before its exit is reported.
 @Suite("The stderr pipe kept between an extension's processes", .tags(.process), .serialized)
 struct ExtensionStderrTests {
-    final class Seen: Sendable {
-        let lines = Mutex<[String]>([])
-        let exited = Mutex(false)
-        var all: [String] { lines.withLock { $0 } }
-        var hasExited: Bool { exited.withLock { $0 } }
-    }
-
     /// A process that writes a line and an unfinished one to stderr and exits at once.
     private static func launch(_ name: String, in directory: String) throws -> ExtensionLaunch {
         let script = directory + "/stderr.sh"
@@ -46,21 +38,13 @@ struct ExtensionStderrTests {
         let stderr = try loop.submit { try ExtensionStderr(on: loop) }.wait()
         for name in ["first", "second", "third"] {
             let launch = try Self.launch(name, in: directory)
-            let seen = Seen()
+            let seen = ProcessSeen()
             try loop.submit {
                 _ = try ProcessPipes.start(
                     launch, limits: ExtensionLimits(), sampleInterval: nil, spawner: ProcessSpawner(), in: table,
-                    stderr: stderr
-                ) { event in
-                    switch event {
-                    case .stderr(let line): seen.lines.withLock { $0.append(line) }
-                    case .exited: seen.exited.withLock { $0 = true }
-                    default: break
-                    }
-                }
+                    stderr: stderr, onEvent: seen.record)
             }.wait()
-            let deadline = Date().addingTimeInterval(10)
-            while !seen.hasExited, Date() < deadline { usleep(5_000) }
+            seen.waitForExit()
             #expect(seen.hasExited)
             // Read in the same turn as the exit's report: nothing of it comes later.
             let atExit = try loop.submit { seen.all }.wait()
@@ -73,13 +57,7 @@ struct ExtensionStderrTests {
 
     @Test("A daemon's cold reloads of one extension: 10 MiB on stderr each time, one pipe and one channel for all, each reply arrives")
     func keptByTheDaemon() throws {
-        let fixture = try DaemonFixture(
-            extensions: ["StderrFlood"],
-            configure: {
-                $0.extensionLifecycle.idleTimeout = 0
-                $0.policy.minReloadInterval = 0
-                $0.budget.enforce = false
-            })
+        let fixture = try DaemonFixture.coldEveryReload(extensions: ["StderrFlood"])
         let client = try fixture.client()
         let events = try fixture.client()
         _ = try events.call("subscribe")

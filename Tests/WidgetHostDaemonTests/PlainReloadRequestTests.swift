@@ -102,16 +102,7 @@ struct PlainReloadRequestTests {
             let id = Self.ids[Int.random(in: 0..<Self.ids.count, using: &random)]
             let kind = Self.kinds[Int.random(in: 0..<Self.kinds.count - 1, using: &random)]
             let shapes = Self.shapes(String(id), kind)
-            var line = Array(shapes[round % shapes.count].utf8)
-            for _ in 0..<Int.random(in: 1...3, using: &random) {
-                let at = Int.random(in: 0...line.count, using: &random)
-                let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0 where at < line.count: line.remove(at: at)
-                case 1 where at < line.count: line[at] = byte
-                default: line.insert(byte, at: at)
-                }
-            }
+            let line = randomlyEdited(Array(shapes[round % shapes.count].utf8), alphabet: alphabet, using: &random)
             guard let plain = PlainReloadRequest.request(of: line) else { continue }
             recognised += 1
             let normal = Self.normalRequest(line)

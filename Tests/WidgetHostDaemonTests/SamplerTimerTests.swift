@@ -43,14 +43,7 @@ struct SamplerTimerTests {
 
     @Test("Each process of an extension is sampled on the one timer: both exceed the memory limit and are killed by a sample, long before their reply")
     func keptAcrossProcesses() throws {
-        let fixture = try DaemonFixture(
-            extensions: ["Allocator"],
-            configure: {
-                $0.extensionLifecycle.idleTimeout = 0
-                $0.backoff.initial = 0
-                $0.policy.minReloadInterval = 0
-                $0.budget.enforce = false
-            })
+        let fixture = try DaemonFixture.coldEveryReload(extensions: ["Allocator"]) { $0.backoff.initial = 0 }
         let client = try fixture.client()
         let events = try fixture.client()
         _ = try events.call("subscribe")

@@ -1,7 +1,6 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import Synchronization
 import Testing
 import WidgetHostBundles
 import WidgetHostCore
@@ -17,12 +16,7 @@ import WidgetHostRunner
 struct SpareStdioTests {
     @Test("Cold reloads after each exit spawn on the stdio made at that exit; every reply arrives")
     func coldStartsOnSpares() throws {
-        let fixture = try DaemonFixture(
-            configure: {
-                $0.extensionLifecycle.idleTimeout = 0
-                $0.policy.minReloadInterval = 0
-                $0.budget.enforce = false
-            })
+        let fixture = try DaemonFixture.coldEveryReload()
         let client = try fixture.client()
         let events = try fixture.client()
         _ = try events.call("subscribe")
@@ -48,11 +42,6 @@ struct SpareStdioTests {
         }
     }
 
-    final class Seen: Sendable {
-        let lines = Mutex<[String]>([])
-        let exited = Mutex(false)
-    }
-
     /// A process that writes to stderr the first line it reads on stdin (its `initialize`).
     private static func echoLaunch(in directory: String) throws -> ExtensionLaunch {
         let script = directory + "/echo.sh"
@@ -72,7 +61,7 @@ struct SpareStdioTests {
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
         let table = ProcessTable(eventLoop: loop)
-        let seen = Seen()
+        let seen = ProcessSeen()
         let spare = try #require(try loop.submit { SpareStdio.make(on: loop) }.wait())
         #expect(try loop.submit { spare.readyChannel != nil }.wait())
         if closedFirst { try loop.submit { spare.close() }.wait() }
@@ -80,18 +69,10 @@ struct SpareStdioTests {
         try loop.submit {
             _ = try ProcessPipes.start(
                 launch, limits: ExtensionLimits(), sampleInterval: nil, spawner: ProcessSpawner(), in: table,
-                stdio: spare, stderr: stderr
-            ) { event in
-                switch event {
-                case .stderr(let line): seen.lines.withLock { $0.append(line) }
-                case .exited: seen.exited.withLock { $0 = true }
-                default: break
-                }
-            }
+                stdio: spare, stderr: stderr, onEvent: seen.record)
         }.wait()
-        let deadline = Date().addingTimeInterval(10)
-        while !seen.exited.withLock({ $0 }), Date() < deadline { usleep(5_000) }
-        let lines = try loop.submit { seen.lines.withLock { $0 } }.wait()
+        seen.waitForExit()
+        let lines = try loop.submit { seen.all }.wait()
         #expect(lines.count == 1 && lines.first?.hasPrefix(#"got {"id":"initialize-1""#) == true, "\(lines)")
         #expect(try loop.submit { spare.reader.process != nil }.wait() == !closedFirst)
         try loop.submit { stderr.close() }.wait()

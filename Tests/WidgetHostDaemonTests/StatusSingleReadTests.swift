@@ -69,16 +69,9 @@ struct StatusSingleReadTests {
         var hits = 0
         for round in 0..<5_000 {
             let shapes = PlainStatusRequestTests.shapes(String(round % 1_000))
-            var bytes = Array(shapes[round % shapes.count].utf8) + [UInt8(ascii: "\n")]
-            for _ in 0..<Int.random(in: 0...3, using: &random) {
-                let at = Int.random(in: 0...bytes.count, using: &random)
-                let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-                switch Int.random(in: 0..<3, using: &random) {
-                case 0 where at < bytes.count: bytes.remove(at: at)
-                case 1 where at < bytes.count: bytes[at] = byte
-                default: bytes.insert(byte, at: at)
-                }
-            }
+            let bytes = randomlyEdited(
+                Array(shapes[round % shapes.count].utf8) + [UInt8(ascii: "\n")], edits: 0...3, alphabet: alphabet,
+                using: &random)
             let limit = [1024, 40, 44, 60][round % 4]
             let fast = Self.fast(bytes, limit: limit)
             let framed = Self.framed(bytes, limit: limit)

@@ -10,6 +10,19 @@ import WidgetHostProtocol
 /// replies arrive in one read: issue 16, figure 4).
 @Suite("The driver's batch write")
 struct BatchWriteTests {
+    static let now = Date(timeIntervalSince1970: 1_771_142_400)
+
+    /// A driver writing to `store`, its host started with one extension of kind `K` that
+    /// pipelines its requests.
+    private func startedDriver(runner: FlushTests.Runner, store: any StateStore) -> HostDriver {
+        let driver = HostDriver(
+            host: WidgetHost(configuration: HostConfiguration()), clock: FlushTests.Clock(now: Self.now), runner: runner,
+            store: store, notices: FlushTests.Sink())
+        driver.handle(.hostStarted(bootID: "b"))
+        driver.handle(.catalogChanged([FlushTests.descriptor(pipelining: true)]))
+        return driver
+    }
+
     final class Store: StateStore {
         let writes = Mutex<[(changed: [WidgetRecord], removed: [WidgetID])]>([])
         func load() throws(StateError) -> PersistedState? { nil }
@@ -23,14 +36,10 @@ struct BatchWriteTests {
 
     @Test("A widget changed by several steps of one batch is written once, with the state the last step left")
     func lastStateOnce() throws {
-        let now = Date(timeIntervalSince1970: 1_771_142_400)
+        let now = Self.now
         let runner = FlushTests.Runner(log: FlushTests.Log())
         let store = Store()
-        let driver = HostDriver(
-            host: WidgetHost(configuration: HostConfiguration()), clock: FlushTests.Clock(now: now), runner: runner,
-            store: store, notices: FlushTests.Sink())
-        driver.handle(.hostStarted(bootID: "b"))
-        driver.handle(.catalogChanged([FlushTests.descriptor(pipelining: true)]))
+        let driver = startedDriver(runner: runner, store: store)
         for _ in 0..<2 { driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall))) }
         _ = store.take()
         // Both widgets' placeholder and timeline replies in one read, interleaved.
@@ -74,15 +83,9 @@ struct BatchWriteTests {
 
     @Test("A write that fails is handed to storeFailed with the store's error, and the core's state stays in memory")
     func failedWrite() throws {
-        let now = Date(timeIntervalSince1970: 1_771_142_400)
-        let driver = HostDriver(
-            host: WidgetHost(configuration: HostConfiguration()), clock: FlushTests.Clock(now: now),
-            runner: FlushTests.Runner(log: FlushTests.Log()), store: FailingStore(), notices: FlushTests.Sink())
+        let driver = startedDriver(runner: FlushTests.Runner(log: FlushTests.Log()), store: FailingStore())
         var failures: [StateError] = []
         driver.storeFailed = { failures.append($0) }
-        driver.handle(.hostStarted(bootID: "b"))
-        driver.handle(.catalogChanged([FlushTests.descriptor(pipelining: true)]))
-        failures = []
         driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall)))
         #expect(failures == [.writeFailed(path: "/state", sqliteMessage: "disk I/O error [\"w1\"]")])
         #expect(driver.host.record(of: "w1") != nil)
@@ -90,16 +93,11 @@ struct BatchWriteTests {
 
     @Test("A batch's effects leave after its one write, in order; a batch that only wrote ends no step")
     func heldEffectsInOrder() throws {
-        let now = Date(timeIntervalSince1970: 1_771_142_400)
         let runner = FlushTests.Runner(log: FlushTests.Log())
         let store = Store()
-        let driver = HostDriver(
-            host: WidgetHost(configuration: HostConfiguration()), clock: FlushTests.Clock(now: now), runner: runner,
-            store: store, notices: FlushTests.Sink())
+        let driver = startedDriver(runner: runner, store: store)
         var steps = 0
         driver.didStep = { steps += 1 }
-        driver.handle(.hostStarted(bootID: "b"))
-        driver.handle(.catalogChanged([FlushTests.descriptor(pipelining: true)]))
         _ = store.take()
         driver.batch {
             for _ in 0..<2 { driver.handle(.widgetAdded(AddWidgetRequest(kind: "K", family: .systemSmall))) }

@@ -72,6 +72,22 @@ final class DaemonFixture: @unchecked Sendable {
 
     func client() throws -> TestClient { try TestClient(path: socketPath) }
 
+    /// A daemon where every reload is a cold start: an extension's process stops as soon as it
+    /// has answered (idle timeout 0), with no minimum interval between reloads and no budget.
+    /// `configure` adds to that.
+    static func coldEveryReload(
+        extensions: [String] = ["WellBehaved"], configure: (inout HostConfiguration) -> Void = { _ in }
+    ) throws -> DaemonFixture {
+        try DaemonFixture(
+            extensions: extensions,
+            configure: {
+                $0.extensionLifecycle.idleTimeout = 0
+                $0.policy.minReloadInterval = 0
+                $0.budget.enforce = false
+                configure(&$0)
+            })
+    }
+
     /// Short, because a Unix socket path must fit in 108 bytes.
     static func makeTemporaryDirectory() throws -> String {
         var template = Array("/tmp/whd-XXXXXX".utf8CString)
