@@ -328,7 +328,7 @@ let package = Package(
             name: "widgethost-bench",
             dependencies: [
                 "WidgetHostCore", "WidgetHostProtocol", "WidgetHostClient", "WidgetHostHarness", "WidgetHostBundles",
-                "WidgetHostRunner", "SeededRandom",
+                "WidgetHostRunner", "SeededRandom", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/Sources/Bench",
             swiftSettings: strict

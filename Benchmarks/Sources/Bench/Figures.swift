@@ -19,6 +19,7 @@ enum Figures {
         let status = try measureThroughput ? ControlThroughput.daemonRun(socket: warmDaemon.socket, quick: quick) : nil
         let cli = Instructions.available ? try cliInstructions(socket: warmDaemon.socket) : nil
         warmDaemon.stop()
+        let polling = try warmWithCPUsPolling(iterations: warmIterations)
         // Cold: the reload through the confined daemon, the same through a daemon with
         // `limits.sandbox = "off"` (what the sandbox costs per process start, issue 17), and the
         // floors — plain; with the daemon's `initialize`; started as the daemon starts it (its
@@ -53,6 +54,14 @@ enum Figures {
                 figure: "1 reload", measure: "warm: reloadTimelines → entry current", unit: "µs", median: warm.median,
                 p99: warm.p99, floor: pipe.median, ratio: warm.median / pipe.median,
                 target: "≤ floor + 300 µs", met: warm.median <= pipe.median + 300))
+        if let polling {
+            report.rows.append(
+                Row(
+                    figure: "1 reload", measure: "warm, idle CPUs polling (PM QoS 0 µs; the machine's share)", unit: "µs",
+                    median: polling.warm.median, p99: polling.warm.p99, floor: polling.pipe.median,
+                    ratio: polling.warm.median / polling.pipe.median, target: "", met: nil))
+            report.details["reload.warm.polling.overhead_us"] = polling.warm.median - polling.pipe.median
+        }
         report.rows.append(
             Row(
                 figure: "1 reload", measure: "cold: … with process start", unit: "µs", median: cold.median, p99: cold.p99,
@@ -111,6 +120,26 @@ enum Figures {
         report.details["reload.warm.overhead_us"] = warm.median - pipe.median
         report.details["reload.cold.overhead_us"] = cold.median - spawn.median
         return status
+    }
+
+    /// The warm floor and reload once more, on a daemon of their own, while a PM QoS request
+    /// keeps idle CPUs polling instead of halting (`CPULatencyHold`): what the warm row is
+    /// without the machine's idle wake-ups. Nil where the request cannot be made.
+    private static func warmWithCPUsPolling(iterations: Int) throws -> (pipe: Sample, warm: Sample)? {
+        let hold: CPULatencyHold
+        switch CPULatencyHold.make() {
+        case .success(let made): hold = made
+        case .failure(let reason):
+            log("1. reload latency: warm with idle CPUs polling not measured: \(reason)")
+            return nil
+        }
+        log("1. reload latency: warm floor and extension, idle CPUs polling (PM QoS 0 µs)")
+        let pipe = try ReloadLatency.pipeRoundTrip(iterations: iterations)
+        let daemon = try DaemonProcess(settings: "[budget]\nenforce = false\n[extension]\nidle_timeout = \"1h\"")
+        defer { daemon.stop() }
+        let warm = try ReloadLatency.daemon(daemon, iterations: iterations)
+        withExtendedLifetime(hold) {}
+        return (pipe, warm)
     }
 
     static func throughput(into report: inout Report, quick: Bool, daemonRun: ControlThroughput.DaemonRun?) throws {
