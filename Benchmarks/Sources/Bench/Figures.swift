@@ -283,11 +283,7 @@ enum Figures {
 
     static func core(into report: inout Report, quick: Bool) {
         let sizes = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]
-        var points: [CoreScale.Point] = []
-        for size in sizes {
-            log("5. core scale: \(size) instances")
-            points.append(CoreScale.measure(instances: size, iterations: quick ? 2_000 : 10_000))
-        }
+        let points = CoreScale.measure(sizes: sizes, iterations: quick ? 2_000 : 10_000)
         let smallest = points[0]
         let logRatio = { (point: CoreScale.Point) in log2(Double(point.instances)) / log2(Double(smallest.instances)) }
         for point in points {
